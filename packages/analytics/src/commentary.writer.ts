@@ -1,0 +1,221 @@
+import type { TChangeFlag, TMetricsComparison, TSpike } from '@aso/contracts';
+import { formatDay } from './date.rules';
+import { formatCount, formatPercent } from './format.helpers';
+import type { TTrafficSource } from './sources.constants';
+
+/** Commentary keeps at most this many lines per source (spec section 9). */
+export const COMMENTARY_MAX_LINES = 3;
+
+/** The line shown for a source without data (spec section 8: "No source data in period"). */
+export function noDataLine(sourceName: string): string {
+  return `No data for ${sourceName} in the selected period`;
+}
+
+/** What the commentary of one source is written from. */
+export interface TSourceCommentaryInput {
+  source: TTrafficSource;
+  hasData: boolean;
+  comparison: TMetricsComparison;
+  /** Which columns the export has for the source. */
+  has: { firstTimeDownloads: boolean; impressions: boolean; redownloads: boolean };
+  spike: TSpike | null;
+  /** Share of all first-time downloads, percent 0-100. */
+  shareOfFirstTimeDownloads: number;
+}
+
+/**
+ * Commentary lines of one source (spec sections 2 and 9), at most 3, in this priority:
+ * first-time downloads against the previous period; conversion rate (first-time downloads /
+ * impressions) against the previous period; the spike or drop when its magnitude exceeds 50%
+ * ('notable' above 100%); the source's share of all first-time downloads; redownloads against
+ * the previous period. A line is written only when the export has the columns it needs. A
+ * source without data gets the single line 'No data for <source> in the selected period'.
+ */
+export function writeSourceCommentary(input: TSourceCommentaryInput): string[] {
+  const { source, comparison: c } = input;
+  if (!input.hasData) return [noDataLine(source.name)];
+  const lines: string[] = [];
+
+  if (input.has.firstTimeDownloads) {
+    const cur = c.current.firstTimeDownloads;
+    const prev = c.previous.firstTimeDownloads;
+    const change = c.changes.firstTimeDownloads;
+    if (prev === 0) {
+      lines.push(
+        `${source.name} brought ${formatCount(cur)} first-time downloads; the previous period has none to compare with.`,
+      );
+    } else if (c.flags.firstTimeDownloads === 'Up') {
+      lines.push(
+        `${source.name} first-time downloads rose ${formatPercent(change)} to ${formatCount(cur)} (previous period: ${formatCount(prev)}).`,
+      );
+    } else if (c.flags.firstTimeDownloads === 'Down') {
+      lines.push(
+        `${source.name} first-time downloads fell ${formatPercent(-change)} to ${formatCount(cur)} (previous period: ${formatCount(prev)}).`,
+      );
+    } else {
+      lines.push(
+        `${source.name} first-time downloads were stable at ${formatCount(cur)} (${formatPercent(change, { signed: true })} on the previous period's ${formatCount(prev)}).`,
+      );
+    }
+  }
+
+  if (input.has.impressions) {
+    const impressions = c.current.impressions;
+    const rate = c.current.conversionRate;
+    const prevRate = c.previous.conversionRate;
+    const on = `on ${formatCount(impressions)} impressions`;
+    if (impressions === 0) {
+      lines.push('No impressions were recorded, so the conversion rate is 0.0%.');
+    } else if (prevRate === 0) {
+      lines.push(`Conversion rate was ${formatPercent(rate)}, ${on}.`);
+    } else if (c.flags.conversionRate === 'Up') {
+      lines.push(`Conversion rate rose to ${formatPercent(rate)} from ${formatPercent(prevRate)}, ${on}.`);
+    } else if (c.flags.conversionRate === 'Down') {
+      lines.push(`Conversion rate fell to ${formatPercent(rate)} from ${formatPercent(prevRate)}, ${on}.`);
+    } else {
+      lines.push(
+        `Conversion rate was stable at ${formatPercent(rate)} (previous period: ${formatPercent(prevRate)}), ${on}.`,
+      );
+    }
+  }
+
+  if (input.spike?.reported) lines.push(spikeLine(input.spike));
+
+  if (input.has.firstTimeDownloads && input.shareOfFirstTimeDownloads > 0) {
+    lines.push(
+      `${source.name} accounted for ${formatPercent(input.shareOfFirstTimeDownloads)} of all first-time downloads.`,
+    );
+  }
+
+  if (input.has.redownloads) {
+    lines.push(
+      `Redownloads were ${formatCount(c.current.redownloads)} (${changeClause(c.changes.redownloads, c.flags.redownloads, c.previous.redownloads)}).`,
+    );
+  }
+
+  return lines.slice(0, COMMENTARY_MAX_LINES);
+}
+
+/** The sentence about a spike or drop (spec section 9). */
+export function spikeLine(spike: TSpike): string {
+  const what = spike.type === 'drop' ? 'A drop' : spike.notable ? 'A notable spike' : 'A spike';
+  const side = spike.type === 'drop' ? 'below' : 'above';
+  return `${what} on ${formatDay(spike.date)}: ${formatCount(spike.value)} first-time downloads, ${formatPercent(spike.magnitude)} ${side} the 7-day average of ${formatCount(spike.average)}.`;
+}
+
+/** 'up 4.2% on the previous period' / 'down ...' / 'stable, +1.0%' / 'none in the previous period'. */
+export function changeClause(change: number, flag: TChangeFlag, previous: number): string {
+  if (previous === 0) return 'none in the previous period';
+  switch (flag) {
+    case 'Up':
+      return `up ${formatPercent(change)} on the previous period`;
+    case 'Down':
+      return `down ${formatPercent(-change)} on the previous period`;
+    case 'Stable':
+      return `stable, ${formatPercent(change, { signed: true })} on the previous period`;
+  }
+}
+
+/** One ranked source for {@link writeRankingSentence}. */
+export interface TRankingEntry {
+  name: string;
+  firstTimeDownloads: number;
+  /** Percent 0-100 of all first-time downloads. */
+  share: number;
+}
+
+/** 'a', 'a and b', 'a, b and c' (or with 'or'). */
+export function joinList(items: readonly string[], conjunction: 'and' | 'or' = 'and'): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${conjunction} ${items[items.length - 1]!}`;
+}
+
+/**
+ * The source-ranking sentence of 'First-Time Downloads by Source' (spec section 2): the four
+ * dashboard sources ranked by first-time downloads, largest first (ties keep spec order),
+ * with each one's share of all first-time downloads. Sources with none are left out.
+ *
+ * @param entries - the four dashboard sources in spec order.
+ */
+export function writeRankingSentence(entries: readonly TRankingEntry[]): string {
+  const ranked = entries
+    .filter((e) => e.firstTimeDownloads > 0)
+    .map((e, index) => ({ e, index }))
+    .sort((a, b) => b.e.firstTimeDownloads - a.e.firstTimeDownloads || a.index - b.index)
+    .map(({ e }) => e);
+  if (ranked.length === 0) {
+    return `No first-time downloads came from ${joinList(
+      entries.map((e) => e.name),
+      'or',
+    )} in the selected period.`;
+  }
+  const [top, ...rest] = ranked as [TRankingEntry, ...TRankingEntry[]];
+  const head = `${top.name} drove the most first-time downloads (${formatCount(top.firstTimeDownloads)}, ${formatPercent(top.share)} of all first-time downloads)`;
+  if (rest.length === 0) {
+    return `${top.name} was the only one of the four main sources with first-time downloads (${formatCount(top.firstTimeDownloads)}, ${formatPercent(top.share)} of all first-time downloads).`;
+  }
+  const others = rest.map(
+    (e) => `${e.name} (${formatCount(e.firstTimeDownloads)}, ${formatPercent(e.share)})`,
+  );
+  return `${head}, followed by ${joinList(others)}.`;
+}
+
+/** What the Performance Overview paragraph is written from. */
+export interface TOverviewInput {
+  range: { start: string; end: string; days: number };
+  totals: TMetricsComparison;
+  currentRows: number;
+  hasDateColumn: boolean;
+}
+
+function daysLabel(days: number): string {
+  return days === 1 ? '1 day' : `${days} days`;
+}
+
+/**
+ * The 'Performance Overview' paragraph of the KPI report (spec section 2): total downloads,
+ * impressions and the average conversion rate of the range against the previous period of
+ * the same length, with Apple's conversion rate beside the product's.
+ */
+export function writePerformanceOverview(input: TOverviewInput): string {
+  const { range, totals: t } = input;
+  const span = `${formatDay(range.start)} to ${formatDay(range.end)}`;
+  if (!input.hasDateColumn) return 'No date field found, so no period can be analysed.';
+  if (input.currentRows === 0) return `No data available for ${span}.`;
+  const previousLabel = `the previous ${daysLabel(range.days)}`;
+
+  const downloads = formatCount(t.current.totalDownloads);
+  let downloadsClause: string;
+  if (t.previous.totalDownloads === 0) {
+    downloadsClause = `with none in ${previousLabel} to compare with`;
+  } else if (t.flags.totalDownloads === 'Stable') {
+    downloadsClause = `stable against ${previousLabel} (${formatCount(t.previous.totalDownloads)}, ${formatPercent(t.changes.totalDownloads, { signed: true })})`;
+  } else {
+    const direction = t.flags.totalDownloads === 'Up' ? 'up' : 'down';
+    downloadsClause = `${direction} ${formatPercent(Math.abs(t.changes.totalDownloads))} on ${previousLabel} (${formatCount(t.previous.totalDownloads)})`;
+  }
+
+  let impressionsClause: string;
+  if (t.previous.impressions === 0) impressionsClause = 'none in the previous period';
+  else if (t.flags.impressions === 'Stable') {
+    impressionsClause = `stable, ${formatPercent(t.changes.impressions, { signed: true })}`;
+  } else {
+    const direction = t.flags.impressions === 'Up' ? 'up' : 'down';
+    impressionsClause = `${direction} ${formatPercent(Math.abs(t.changes.impressions))}`;
+  }
+
+  const first = `From ${span} (${daysLabel(range.days)}) the app had ${downloads} total downloads, ${downloadsClause}, from ${formatCount(t.current.impressions)} impressions (${impressionsClause}).`;
+
+  let rateClause = '';
+  if (t.current.impressions > 0 && t.previous.conversionRate !== 0) {
+    rateClause =
+      t.flags.conversionRate === 'Stable'
+        ? `, stable against ${formatPercent(t.previous.conversionRate)}`
+        : `, ${t.flags.conversionRate === 'Up' ? 'up' : 'down'} from ${formatPercent(t.previous.conversionRate)}`;
+  }
+  const second =
+    t.current.impressions > 0
+      ? `First-time downloads were ${formatCount(t.current.firstTimeDownloads)}, an average conversion rate of ${formatPercent(t.current.conversionRate)}${rateClause} (Apple's definition, total downloads / impressions: ${formatPercent(t.current.appleConversionRate)}).`
+      : `First-time downloads were ${formatCount(t.current.firstTimeDownloads)}; with no impressions recorded the conversion rate is 0.0%.`;
+  return `${first} ${second}`;
+}

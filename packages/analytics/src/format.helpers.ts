@@ -1,0 +1,52 @@
+/**
+ * Display helpers shared by the web dashboard and the report sentences. Output is fixed
+ * English (en-US grouping, '.' decimals) so the server and every browser write the same text.
+ */
+
+const COUNT_FORMAT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+function groupThousands(integerDigits: string): string {
+  return integerDigits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * A count rounded to a whole number and locale-formatted (spec section 9: "counts rounded and
+ * locale-formatted"): 1234.6 -> '1,235'. Non-finite input gives '0'.
+ */
+export function formatCount(value: number): string {
+  if (!Number.isFinite(value)) return '0';
+  const rounded = Math.round(value);
+  return COUNT_FORMAT.format(rounded === 0 ? 0 : rounded);
+}
+
+/**
+ * A percentage (already in percent units, 0-100) with one decimal and a '%' sign (spec section
+ * 9: "Percentages shown with one decimal"): 4.25 -> '4.3%', 1234.5 -> '1,234.5%'.
+ * Rounds half away from zero on the number's exact binary value (Number#toFixed); never
+ * prints '-0.0%'. With `signed`, positive values get a '+' ('+3.0%').
+ */
+export function formatPercent(value: number, options: { signed?: boolean } = {}): string {
+  if (!Number.isFinite(value)) return '0.0%';
+  const fixed = Math.abs(value).toFixed(1);
+  const isZero = /^0\.0$/.test(fixed);
+  const [integer, decimals] = fixed.split('.') as [string, string];
+  const body = `${groupThousands(integer)}.${decimals}%`;
+  if (isZero) return `0.0%`;
+  if (value < 0) return `-${body}`;
+  return options.signed ? `+${body}` : body;
+}
+
+/**
+ * A file size in Bytes, KB or MB (spec section 5: "Sizes display in Bytes, KB or MB with two
+ * decimals"): whole bytes below 1 KB ('512 Bytes'), otherwise two decimals with 1 KB = 1024
+ * bytes ('1.50 KB', '20.00 MB'). Sizes of 1 GB and more stay in MB (uploads are capped at
+ * 20 MB). Throws a RangeError on a negative or non-finite size.
+ */
+export function formatFileSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) {
+    throw new RangeError(`file size must be a non-negative number of bytes, got ${bytes}`);
+  }
+  if (bytes < 1024) return `${Math.round(bytes)} Bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(2)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+}

@@ -1,0 +1,171 @@
+import type { TDateRange, TKpiReport, TSourceReport } from '@aso/contracts';
+import {
+  writePerformanceOverview,
+  writeRankingSentence,
+  writeSourceCommentary,
+} from './commentary.writer';
+import {
+  assertDateRange,
+  defaultDateRange,
+  previousPeriod,
+  rangeLengthDays,
+} from './date.rules';
+import { writeExecutiveSummary } from './executive-summary.writer';
+import {
+  dailyCounts,
+  prepareDataset,
+  rowsInRange,
+  sumCounts,
+  toPeriodMetrics,
+  type TPreparedDataset,
+  type TRowInput,
+} from './metrics.calculator';
+import { buildMonthlyReport } from './monthly-report.builder';
+import { comparePeriods } from './period.rules';
+import { DASHBOARD_SOURCES } from './sources.constants';
+import { detectSpike } from './spike.rules';
+
+/**
+ * The applied range of a dataset: `range` when given (checked), else the dataset's last 30
+ * days, or its whole span when shorter, or the spec default 2025-07-20..2025-08-18 when no
+ * date parses (issue 6 point 6; spec section 9).
+ *
+ * @throws RangeError when `range` has a bound that is not a `YYYY-MM-DD` day or start > end.
+ */
+export function resolveRange(dataset: TPreparedDataset, range?: TDateRange | null): TDateRange {
+  if (range) {
+    assertDateRange(range);
+    return { start: range.start, end: range.end };
+  }
+  return defaultDateRange(dataset.entries.map((e) => e.day));
+}
+
+/**
+ * The whole KPI report of a merged dataset, as `GET /api/reports/{downloadId}` answers it and
+ * the web dashboard renders it (issue 6 points 5 and 6; spec sections 2, 3, 5 and 9).
+ *
+ * - Rows are the chart-data rows (numbers, numeric text such as '1,234', '-' or null);
+ *   non-numeric values count as 0 and rows whose date does not parse are left out of every
+ *   period (spec section 5).
+ * - `range` is inclusive; without it the dataset's last 30 days (see {@link resolveRange}).
+ *   The previous period has the same number of days and ends the day before `range.start`.
+ * - Totals: Total Downloads from the 'Total Downloads' column (else first-time downloads +
+ *   redownloads), Total Impressions, and the Total Average Conversion Rate = first-time
+ *   downloads / impressions x 100 over the range, with Apple's total downloads / impressions
+ *   beside it.
+ * - Per dashboard source (search, browse, app_referrer, web_referrer): the same figures,
+ *   changes and flags, the largest spike of daily first-time downloads, and commentary.
+ * - The ranking sentence, the Performance Overview, the Executive Summary and the Monthly
+ *   Report (which adds the three extra sources).
+ *
+ * Deterministic: the same rows and range always give the same report, texts included.
+ *
+ * @throws RangeError for a malformed `range` (see {@link resolveRange}).
+ */
+export function buildKpiReport(
+  rows: readonly TRowInput[],
+  range?: TDateRange | null,
+): TKpiReport {
+  const dataset = prepareDataset(rows);
+  const applied = resolveRange(dataset, range);
+  const previous = previousPeriod(applied);
+  const days = rangeLengthDays(applied);
+  const currentRows = rowsInRange(dataset, applied);
+  const previousRows = rowsInRange(dataset, previous);
+
+  const totals = comparePeriods(
+    toPeriodMetrics(sumCounts(currentRows, dataset, 'total')),
+    toPeriodMetrics(sumCounts(previousRows, dataset, 'total')),
+  );
+
+  const sources: TSourceReport[] = DASHBOARD_SOURCES.map((source) => {
+    const columns = dataset.sourceColumns[source.id];
+    const comparison = comparePeriods(
+      toPeriodMetrics(sumCounts(currentRows, dataset, source.id)),
+      toPeriodMetrics(sumCounts(previousRows, dataset, source.id)),
+    );
+    const c = comparison.current;
+    const hasColumns = Object.values(columns).some((col) => col !== null);
+    const hasData =
+      currentRows.length > 0 &&
+      hasColumns &&
+      c.firstTimeDownloads + c.redownloads + c.totalDownloads + c.impressions !== 0;
+    const spike = hasData
+      ? detectSpike(
+          dailyCounts(currentRows, dataset, source.id).map((d) => ({
+            date: d.day,
+            value: d.counts.firstTimeDownloads,
+          })),
+        )
+      : null;
+    const share =
+      totals.current.firstTimeDownloads > 0
+        ? (c.firstTimeDownloads * 100) / totals.current.firstTimeDownloads
+        : 0;
+    return {
+      id: source.id,
+      name: source.name,
+      label: source.label,
+      hasData,
+      columns,
+      ...comparison,
+      shareOfFirstTimeDownloads: share,
+      spike,
+      commentary: writeSourceCommentary({
+        source,
+        hasData,
+        comparison,
+        has: {
+          firstTimeDownloads: columns.firstTimeDownloads !== null,
+          impressions: columns.impressions !== null,
+          redownloads: columns.redownloads !== null,
+        },
+        spike,
+        shareOfFirstTimeDownloads: share,
+      }),
+    };
+  });
+
+  const dayValues = dataset.entries.map((e) => e.day).filter((d): d is string => d !== null);
+  const dataSpan =
+    dayValues.length === 0
+      ? null
+      : {
+          start: dayValues.reduce((a, b) => (b < a ? b : a)),
+          end: dayValues.reduce((a, b) => (b > a ? b : a)),
+        };
+
+  return {
+    range: { ...applied, days },
+    previousRange: { ...previous, days },
+    dataSpan,
+    dateColumn: dataset.dateColumn,
+    rowCounts: {
+      total: dataset.entries.length,
+      current: currentRows.length,
+      previous: previousRows.length,
+      unparseableDates: dataset.entries.length - dayValues.length,
+    },
+    totals,
+    performanceOverview: writePerformanceOverview({
+      range: { ...applied, days },
+      totals,
+      currentRows: currentRows.length,
+      hasDateColumn: dataset.dateColumn !== null,
+    }),
+    sources,
+    rankingSentence: writeRankingSentence(
+      sources.map((s) => ({
+        name: s.name,
+        firstTimeDownloads: s.current.firstTimeDownloads,
+        share: s.shareOfFirstTimeDownloads,
+      })),
+    ),
+    executiveSummary: writeExecutiveSummary({
+      totals,
+      sources,
+      currentRows: currentRows.length,
+    }),
+    monthlyReport: buildMonthlyReport(dataset, applied),
+  };
+}

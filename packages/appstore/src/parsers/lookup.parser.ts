@@ -1,0 +1,147 @@
+import type { TScreenshot, TScreenshotsByDevice } from '@aso/contracts';
+import { sizeFromImageUrl } from './artwork.util';
+import type { TListingPart, TListingValues } from './parser.types';
+import { asArray, asRecord, cleanText, formatCount, formatRating, toNumber } from './text.util';
+
+type TRecord = Record<string, unknown>;
+
+/** A parsed iTunes Lookup / Search API answer: `{ resultCount, results }`. */
+export interface TLookupResponse {
+  resultCount: number;
+  results: TRecord[];
+}
+
+/**
+ * Parses an iTunes Lookup (or Search) API answer. Apple sends three blank lines before the
+ * JSON; they are allowed. Throws a `SyntaxError`/`TypeError` with a clear message when the text
+ * is not `{ resultCount, results: [...] }`.
+ */
+export function parseLookupResponse(text: string): TLookupResponse {
+  const root = asRecord(JSON.parse(text) as unknown);
+  if (!root || !Array.isArray(root.results)) {
+    throw new TypeError('expected a JSON object with a "results" array');
+  }
+  const results = root.results.map(asRecord).filter((r): r is TRecord => r !== null);
+  return { resultCount: toNumber(root.resultCount) ?? results.length, results };
+}
+
+/** The result for `appId` (its `trackId`), or null when the answer does not hold it. */
+export function findLookupResult(response: TLookupResponse, appId: string): TRecord | null {
+  return response.results.find((r) => String(r.trackId) === appId) ?? null;
+}
+
+function screenshotsFrom(urls: unknown): TScreenshot[] {
+  return asArray(urls).flatMap((u) => {
+    if (typeof u !== 'string' || u === '') return [];
+    // The lookup API has no size fields; the size is the one encoded in the URL (392x696bb).
+    const size = sizeFromImageUrl(u) ?? { width: 0, height: 0 };
+    return [{ url: u, ...size }];
+  });
+}
+
+let languageNames: Intl.DisplayNames | null | undefined;
+
+/**
+ * English name of an ISO 639-1 code as the lookup API gives it ('EN' -> 'English',
+ * 'NB' -> 'Norwegian Bokmål'); the code itself when the runtime has no name for it.
+ */
+export function languageName(code: string): string {
+  if (languageNames === undefined) {
+    try {
+      languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+    } catch {
+      languageNames = null;
+    }
+  }
+  try {
+    return languageNames?.of(code.toLowerCase()) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+function storeUrl(value: unknown): string | null {
+  const raw = cleanText(value);
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    // `uo` is an affiliate/tracking parameter the lookup API appends; it is not the page.
+    url.searchParams.delete('uo');
+    return url.toString();
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * The listing values of one lookup result (LAYOUTS.md "iTunes Lookup"): name, developer,
+ * genre, rating (averageUserRating), rating count, description, icon (512 px), screenshots
+ * (iPhone, iPad and Apple TV; Mac for `kind: mac-software`), price, version, release notes,
+ * languages (names from `languageCodesISO2A`), URL, bundle id and age rating. It has no
+ * subtitle, previews, in-app events or chart position.
+ */
+export function lookupValues(result: TRecord): Partial<TListingValues> {
+  const values: Partial<TListingValues> = {};
+  const name = cleanText(result.trackName);
+  if (name) values.appName = name;
+  const developer = cleanText(result.artistName) ?? cleanText(result.sellerName);
+  if (developer) values.developer = developer;
+  const category = cleanText(result.primaryGenreName) ?? cleanText(asArray(result.genres)[0]);
+  if (category) values.category = category;
+  const rating = toNumber(result.averageUserRating);
+  if (rating !== null) values.rating = formatRating(rating);
+  const count = toNumber(result.userRatingCount);
+  if (count !== null) values.reviewCount = formatCount(count);
+  const description = cleanText(result.description);
+  if (description) values.description = description;
+  const icon =
+    cleanText(result.artworkUrl512) ?? cleanText(result.artworkUrl100) ?? cleanText(result.artworkUrl60);
+  if (icon) values.iconUrl = icon;
+
+  const screenshots: TScreenshotsByDevice = {};
+  const main = screenshotsFrom(result.screenshotUrls);
+  const isMac = result.kind === 'mac-software';
+  if (main.length > 0) {
+    screenshots[isMac ? 'mac' : 'iphone'] = {
+      deviceType: isMac ? 'lookup:mac' : 'lookup:iphone',
+      screenshots: main,
+    };
+  }
+  const ipad = screenshotsFrom(result.ipadScreenshotUrls);
+  if (ipad.length > 0) screenshots.ipad = { deviceType: 'lookup:ipad', screenshots: ipad };
+  const tv = screenshotsFrom(result.appletvScreenshotUrls);
+  if (tv.length > 0) screenshots.tv = { deviceType: 'lookup:tv', screenshots: tv };
+  values.screenshots = screenshots;
+
+  const amount = toNumber(result.price);
+  if (amount !== null) {
+    values.price = {
+      amount,
+      currency: cleanText(result.currency),
+      formatted: cleanText(result.formattedPrice),
+    };
+  }
+  const version = cleanText(result.version);
+  if (version) {
+    values.version = version;
+    values.releaseNotes = cleanText(result.releaseNotes);
+  }
+  const codes = asArray(result.languageCodesISO2A).filter((c): c is string => typeof c === 'string');
+  if (codes.length > 0) values.languages = codes.map(languageName);
+  const url = storeUrl(result.trackViewUrl);
+  if (url) values.appStoreUrl = url;
+  const bundleId = cleanText(result.bundleId);
+  if (bundleId) values.bundleId = bundleId;
+  const age = cleanText(result.trackContentRating) ?? cleanText(result.contentAdvisoryRating);
+  if (age) values.ageRating = age;
+  return values;
+}
+
+/**
+ * Parses a lookup answer for one app: its listing part, or null when the answer does not hold
+ * the app (`resultCount: 0`). Throws like {@link parseLookupResponse} on malformed text.
+ */
+export function parseLookup(text: string, appId: string): TListingPart | null {
+  const result = findLookupResult(parseLookupResponse(text), appId);
+  return result ? { source: 'lookup', values: lookupValues(result) } : null;
+}

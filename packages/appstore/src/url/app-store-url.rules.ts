@@ -1,0 +1,141 @@
+/**
+ * App Store URL rules of the audit form (spec section 5 "App URL", section 4 "URL field").
+ * Pure and browser-safe: the web form and the gateway use the same functions, so a URL the
+ * form accepts is one the gateway accepts.
+ */
+
+/** The App Store host of product page links (spec section 5 `{host}`). */
+export const APP_STORE_HOST = 'apps.apple.com';
+/** Host of older App Store links, still shared widely; normalised to {@link APP_STORE_HOST}. */
+export const LEGACY_APP_STORE_HOST = 'itunes.apple.com';
+/** Storefront used when a URL has no two-letter country segment (spec section 3 and 9). */
+export const DEFAULT_STOREFRONT = 'us';
+
+/** Message for a value that is not a URL or not an App Store URL (spec section 5). */
+export const URL_ERROR_INVALID = 'Enter a valid App Store URL.';
+/** Message for an App Store URL without `id<digits>` (spec section 5). */
+export const URL_ERROR_NO_APP_ID = "Couldn't extract an app ID from this URL.";
+
+/** Status of a URL field (spec section 3 "URL field state"). */
+export type TUrlStatus = 'idle' | 'valid' | 'invalid';
+
+/**
+ * Result of {@link parseAppStoreUrl}: the spec's URL field state minus the raw value.
+ * `appId` and `normalizedUrl` are set only when `status` is 'valid'; `error` only when
+ * 'invalid'. `storefront` is always set (default 'us').
+ */
+export interface TParsedAppStoreUrl {
+  status: TUrlStatus;
+  error?: string;
+  appId?: string;
+  normalizedUrl?: string;
+  storefront: string;
+}
+
+/** A valid parse result: app id, normalised URL and storefront are known. */
+export type TValidAppStoreUrl = TParsedAppStoreUrl & {
+  status: 'valid';
+  appId: string;
+  normalizedUrl: string;
+};
+
+const ALLOWED_HOSTS: ReadonlySet<string> = new Set([APP_STORE_HOST, LEGACY_APP_STORE_HOST]);
+const APP_ID_SEGMENT = /^id(\d+)$/i;
+const STOREFRONT_SEGMENT = /^[a-z]{2}$/i;
+// Slugs are Apple's lower-case, dash-separated app names; anything else is dropped rather
+// than carried into the normalised URL.
+const SLUG_SEGMENT = /^[\p{L}\p{N}][\p{L}\p{N}._~-]*$/u;
+
+function invalid(error: string): TParsedAppStoreUrl {
+  return { status: 'invalid', error, storefront: DEFAULT_STOREFRONT };
+}
+
+/**
+ * Validates and normalises an App Store product page URL (spec section 5).
+ *
+ * - Empty or whitespace-only input is accepted: `{ status: 'idle' }`.
+ * - The input is trimmed, must parse as an absolute `https:`/`http:` URL whose host is exactly
+ *   `apps.apple.com` (or the legacy `itunes.apple.com`), with no user info and no explicit
+ *   port; otherwise 'Enter a valid App Store URL.'. Look-alike hosts such as
+ *   `apps.apple.com.evil.com` and `apps.apple.com@evil.com` are rejected.
+ * - A path segment `id<digits>` (any case: `ID123` too) gives the app id; without one the
+ *   error is "Couldn't extract an app ID from this URL.".
+ * - The storefront is the leading two-letter path segment, lower-cased, default 'us'.
+ * - `normalizedUrl` is `https://apps.apple.com/<cc>/app/[<slug>/]id<digits>?platform=iphone`:
+ *   the platform query parameter is forced to iphone (spec section 5) and other query
+ *   parameters and the fragment are dropped.
+ *
+ * Never throws.
+ */
+export function parseAppStoreUrl(input: string | null | undefined): TParsedAppStoreUrl {
+  const value = (input ?? '').trim();
+  if (value === '') return { status: 'idle', storefront: DEFAULT_STOREFRONT };
+
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return invalid(URL_ERROR_INVALID);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return invalid(URL_ERROR_INVALID);
+  if (url.username !== '' || url.password !== '' || url.port !== '') {
+    return invalid(URL_ERROR_INVALID);
+  }
+  if (!ALLOWED_HOSTS.has(url.hostname)) return invalid(URL_ERROR_INVALID);
+
+  const segments = url.pathname.split('/').filter((s) => s !== '');
+  const idIndex = segments.findIndex((s) => APP_ID_SEGMENT.test(s));
+  const appId = idIndex >= 0 ? APP_ID_SEGMENT.exec(segments[idIndex]!)?.[1] : undefined;
+  if (appId === undefined) return invalid(URL_ERROR_NO_APP_ID);
+
+  const first = segments[0];
+  const storefront =
+    first !== undefined && idIndex > 0 && STOREFRONT_SEGMENT.test(first)
+      ? first.toLowerCase()
+      : DEFAULT_STOREFRONT;
+
+  const before = idIndex > 0 ? segments[idIndex - 1] : undefined;
+  const slugCandidate = before === undefined ? undefined : safeDecode(before).toLowerCase();
+  const slug =
+    slugCandidate !== undefined &&
+    slugCandidate !== 'app' &&
+    !(idIndex - 1 === 0 && STOREFRONT_SEGMENT.test(slugCandidate)) &&
+    SLUG_SEGMENT.test(slugCandidate)
+      ? slugCandidate
+      : undefined;
+
+  return {
+    status: 'valid',
+    appId,
+    storefront,
+    normalizedUrl: buildAppStoreUrl(appId, storefront, slug),
+  };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** True when `result` is a valid parse (narrows the type). */
+export function isValidAppStoreUrl(result: TParsedAppStoreUrl): result is TValidAppStoreUrl {
+  return result.status === 'valid' && result.appId !== undefined;
+}
+
+/**
+ * The normalised product page URL of an app:
+ * `https://apps.apple.com/<storefront>/app/[<slug>/]id<appId>?platform=iphone`.
+ * `appId` must be digits and `storefront` two letters; throws a `TypeError` naming the bad
+ * argument otherwise.
+ */
+export function buildAppStoreUrl(appId: string, storefront = DEFAULT_STOREFRONT, slug?: string) {
+  if (!/^\d+$/.test(appId)) throw new TypeError(`appId must be digits, got "${appId}"`);
+  if (!STOREFRONT_SEGMENT.test(storefront)) {
+    throw new TypeError(`storefront must be two letters, got "${storefront}"`);
+  }
+  const slugPart = slug ? `${encodeURIComponent(slug)}/` : '';
+  return `https://${APP_STORE_HOST}/${storefront.toLowerCase()}/app/${slugPart}id${appId}?platform=iphone`;
+}

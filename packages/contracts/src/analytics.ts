@@ -1,0 +1,342 @@
+import { z } from 'zod';
+
+/**
+ * Schemas of the analytics dashboard (spec sections 3, 5, 7 and 9; DESIGN section 3):
+ * upload answers, chart-data rows, the KPI report computed by `@aso/analytics`, and saved
+ * dashboards.
+ */
+
+/** Calendar day `YYYY-MM-DD` (no time, no zone). */
+export const ZIsoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a calendar day YYYY-MM-DD')
+  .refine((value) => {
+    const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+    const probe = new Date(Date.UTC(y, m - 1, d));
+    return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d;
+  }, 'not a real calendar day');
+export type TIsoDay = z.infer<typeof ZIsoDay>;
+
+/** Inclusive range of calendar days; `start` <= `end` (spec section 4: Date range). */
+export const ZDateRange = z
+  .object({ start: ZIsoDay, end: ZIsoDay })
+  .refine((range) => range.start <= range.end, {
+    message: 'start must be on or before end',
+    path: ['end'],
+  });
+export type TDateRange = z.infer<typeof ZDateRange>;
+
+/** Multipart field names of `POST /api/uploads` (spec section 7). */
+export const ZUploadField = z.enum(['conversionCSV', 'redownloadsCSV']);
+export type TUploadField = z.infer<typeof ZUploadField>;
+
+/**
+ * One cell of a merged row: numbers as numbers, missing values ('-' or empty in the export)
+ * as `null`, anything else (the date, the territory) as text.
+ */
+export const ZChartCell = z.union([z.number(), z.string(), z.null()]);
+export type TChartCell = z.infer<typeof ZChartCell>;
+
+/**
+ * One row of `GET /api/chart-data/{downloadId}` (spec section 3: Chart data): a date column
+ * (any column whose name contains 'date', text as exported, e.g. `7/20/25`) and numeric metric
+ * columns keyed by their export header.
+ */
+export const ZChartDataRow = z.record(z.string(), ZChartCell);
+export type TChartDataRow = z.infer<typeof ZChartDataRow>;
+
+/** Answer of `GET /api/chart-data/{downloadId}`. */
+export const ZChartData = z.array(ZChartDataRow);
+export type TChartData = z.infer<typeof ZChartData>;
+
+/** `mergedData` of a successful upload (spec section 3: Upload result). */
+export const ZMergedData = z.object({
+  /** Column names of the merged file, in order, ending with `Territory`. */
+  headers: z.array(z.string()),
+  /** The first 10 merged rows. */
+  preview: z.array(ZChartDataRow).max(10),
+  totalRows: z.number().int().nonnegative(),
+  downloadId: z.string().min(1),
+  /** From the exports' preamble; null when neither file names the app. */
+  appName: z.string().nullable(),
+  /** From the exports' preamble (`Territory,<name>`); null when neither file names it. */
+  territory: z.string().nullable(),
+});
+export type TMergedData = z.infer<typeof ZMergedData>;
+
+/** Answer of `POST /api/uploads` (spec section 7). */
+export const ZUploadResult = z.object({ mergedData: ZMergedData });
+export type TUploadResult = z.infer<typeof ZUploadResult>;
+
+/** Query of `GET /api/reports/{downloadId}`; without both bounds the dataset's last 30 days. */
+export const ZReportQuery = z
+  .object({ start: ZIsoDay.optional(), end: ZIsoDay.optional() })
+  .refine((q) => (q.start === undefined) === (q.end === undefined), {
+    message: 'give both start and end, or neither',
+  })
+  .refine((q) => q.start === undefined || q.end === undefined || q.start <= q.end, {
+    message: 'start must be on or before end',
+    path: ['end'],
+  });
+export type TReportQuery = z.infer<typeof ZReportQuery>;
+
+// ---------------------------------------------------------------------------------------------
+// KPI report (issue 6 point 6), computed by `buildKpiReport` of @aso/analytics.
+
+/**
+ * Traffic source ids (spec section 3: Traffic sources). The first four are the dashboard's;
+ * the monthly report adds the last three.
+ */
+export const ZTrafficSourceId = z.enum([
+  'search',
+  'browse',
+  'app_referrer',
+  'web_referrer',
+  'institutional_purchase',
+  'unavailable',
+  'event_notification',
+]);
+export type TTrafficSourceId = z.infer<typeof ZTrafficSourceId>;
+
+/** 'Up' / 'Down' at a change of 3% or more either way, else 'Stable' (spec section 9). */
+export const ZChangeFlag = z.enum(['Up', 'Down', 'Stable']);
+export type TChangeFlag = z.infer<typeof ZChangeFlag>;
+
+/**
+ * Sums over one period. Counts are raw sums (not rounded); rates are percent 0-100.
+ * `conversionRate` = first-time downloads / impressions x 100 (the product's rate);
+ * `appleConversionRate` = total downloads / impressions x 100 (Apple's definition); both 0
+ * when impressions are 0 (spec section 5).
+ */
+export const ZPeriodMetrics = z.object({
+  firstTimeDownloads: z.number(),
+  redownloads: z.number(),
+  totalDownloads: z.number(),
+  impressions: z.number(),
+  conversionRate: z.number(),
+  appleConversionRate: z.number(),
+});
+export type TPeriodMetrics = z.infer<typeof ZPeriodMetrics>;
+
+/** Percent change per metric, current against previous (0 when previous is 0). */
+export const ZPeriodChanges = z.object({
+  firstTimeDownloads: z.number(),
+  redownloads: z.number(),
+  totalDownloads: z.number(),
+  impressions: z.number(),
+  conversionRate: z.number(),
+  appleConversionRate: z.number(),
+});
+export type TPeriodChanges = z.infer<typeof ZPeriodChanges>;
+
+/** Change flag per metric (spec section 9). */
+export const ZPeriodFlags = z.object({
+  firstTimeDownloads: ZChangeFlag,
+  redownloads: ZChangeFlag,
+  totalDownloads: ZChangeFlag,
+  impressions: ZChangeFlag,
+  conversionRate: ZChangeFlag,
+  appleConversionRate: ZChangeFlag,
+});
+export type TPeriodFlags = z.infer<typeof ZPeriodFlags>;
+
+/** Current and previous period with changes and flags. */
+export const ZMetricsComparison = z.object({
+  current: ZPeriodMetrics,
+  previous: ZPeriodMetrics,
+  changes: ZPeriodChanges,
+  flags: ZPeriodFlags,
+});
+export type TMetricsComparison = z.infer<typeof ZMetricsComparison>;
+
+/**
+ * The largest spike or drop of a source's daily first-time downloads against the centred
+ * 7-day average (spec section 9). `magnitude` = |value / average - 1| x 100 (percent).
+ */
+export const ZSpike = z.object({
+  date: ZIsoDay,
+  value: z.number(),
+  average: z.number(),
+  type: z.enum(['spike', 'drop']),
+  magnitude: z.number(),
+  /** Reported in commentary (magnitude above 50%). */
+  reported: z.boolean(),
+  /** Magnitude above 100%. */
+  notable: z.boolean(),
+});
+export type TSpike = z.infer<typeof ZSpike>;
+
+/** Export columns used for one source (null when the export has none). */
+export const ZSourceColumns = z.object({
+  firstTimeDownloads: z.string().nullable(),
+  redownloads: z.string().nullable(),
+  totalDownloads: z.string().nullable(),
+  impressions: z.string().nullable(),
+});
+export type TSourceColumns = z.infer<typeof ZSourceColumns>;
+
+/** Derived per source (spec section 3: Derived per source). */
+export const ZSourceReport = ZMetricsComparison.extend({
+  id: ZTrafficSourceId,
+  /** Apple's source type name, e.g. 'App Store Search'. */
+  name: z.string(),
+  /** Short chart title, e.g. 'Search'. */
+  label: z.string(),
+  /** False when the source's columns are absent or all zero in the range (UI shows a dash). */
+  hasData: z.boolean(),
+  columns: ZSourceColumns,
+  /** Share of all first-time downloads in the range, percent 0-100. */
+  shareOfFirstTimeDownloads: z.number(),
+  spike: ZSpike.nullable(),
+  /** At most 3 lines. */
+  commentary: z.array(z.string()).max(3),
+});
+export type TSourceReport = z.infer<typeof ZSourceReport>;
+
+/** Executive summary (spec section 9: Executive summary wording). */
+export const ZExecutiveSummary = z.object({
+  /** The 'Total Average Conversion Rate' (first-time downloads / impressions, percent). */
+  conversionRate: z.number(),
+  /** >= 5% solid, 3% to < 5% typical, < 3% room for improvement. */
+  conversionAssessment: z.enum(['solid', 'typical', 'room_for_improvement']),
+  /** App Store Browse conversion above 1%. */
+  browseVeryPositive: z.boolean(),
+  /** App Store Search conversion below 80% of the overall rate. */
+  searchUnderperforming: z.boolean(),
+  /** Sources whose first-time downloads changed by 10% or more either way. */
+  keyFluctuations: z.array(
+    z.object({ id: ZTrafficSourceId, name: z.string(), change: z.number(), flag: ZChangeFlag }),
+  ),
+  lines: z.array(z.string()),
+  text: z.string(),
+});
+export type TExecutiveSummary = z.infer<typeof ZExecutiveSummary>;
+
+/** Counts of one source in one month (or over the range). */
+export const ZMonthlySourceFigures = z.object({
+  firstTimeDownloads: z.number(),
+  redownloads: z.number(),
+  totalDownloads: z.number(),
+  impressions: z.number(),
+});
+export type TMonthlySourceFigures = z.infer<typeof ZMonthlySourceFigures>;
+
+const ZSourceFiguresRecord = z.object({
+  search: ZMonthlySourceFigures,
+  browse: ZMonthlySourceFigures,
+  app_referrer: ZMonthlySourceFigures,
+  web_referrer: ZMonthlySourceFigures,
+  institutional_purchase: ZMonthlySourceFigures,
+  unavailable: ZMonthlySourceFigures,
+  event_notification: ZMonthlySourceFigures,
+});
+
+/** One row of the monthly report. */
+export const ZMonthlyReportRow = z.object({
+  /** `YYYY-MM`. */
+  month: z.string().regex(/^\d{4}-\d{2}$/),
+  /** e.g. 'Jul 2025'. */
+  label: z.string(),
+  /** Days of the month with at least one row in the range. */
+  days: z.number().int().nonnegative(),
+  sources: ZSourceFiguresRecord,
+  totals: ZPeriodMetrics,
+});
+export type TMonthlyReportRow = z.infer<typeof ZMonthlyReportRow>;
+
+/** One segment of the download composition bar (share of total downloads). */
+export const ZCompositionSegment = z.object({
+  id: ZTrafficSourceId,
+  name: z.string(),
+  totalDownloads: z.number(),
+  /** Percent 0-100 of the bar. */
+  share: z.number(),
+  /** Labels show only for segments above 15% (spec section 9). */
+  showLabel: z.boolean(),
+});
+export type TCompositionSegment = z.infer<typeof ZCompositionSegment>;
+
+/** Monthly report (spec sections 2, 5 and 9). */
+export const ZMonthlyReport = z.object({
+  status: z.enum(['ok', 'no_data', 'no_date_field']),
+  /** 'No data available' or 'No date field found'; null when status is 'ok'. */
+  message: z.string().nullable(),
+  months: z.array(ZMonthlyReportRow),
+  sources: ZSourceFiguresRecord,
+  totals: ZPeriodMetrics,
+  /** Null when total downloads are 0: no composition bar is shown. */
+  composition: z
+    .object({ totalDownloads: z.number(), segments: z.array(ZCompositionSegment) })
+    .nullable(),
+});
+export type TMonthlyReport = z.infer<typeof ZMonthlyReport>;
+
+/** The whole KPI report of `GET /api/reports/{downloadId}` (issue 6 point 6). */
+export const ZKpiReport = z.object({
+  /** The applied range (inclusive) and its length in days. */
+  range: z.object({ start: ZIsoDay, end: ZIsoDay, days: z.number().int().positive() }),
+  /** Same length immediately before `range` (spec section 9). */
+  previousRange: z.object({ start: ZIsoDay, end: ZIsoDay, days: z.number().int().positive() }),
+  /** First and last parsed day of the whole dataset; null when no date parses. */
+  dataSpan: z.object({ start: ZIsoDay, end: ZIsoDay }).nullable(),
+  /** The dataset's date column; null when no column name contains 'date'. */
+  dateColumn: z.string().nullable(),
+  rowCounts: z.object({
+    total: z.number().int().nonnegative(),
+    current: z.number().int().nonnegative(),
+    previous: z.number().int().nonnegative(),
+    /** Rows whose date does not parse (excluded from every range). */
+    unparseableDates: z.number().int().nonnegative(),
+  }),
+  /** Cards: Total Downloads, Total Impressions, Total Average Conversion Rate. */
+  totals: ZMetricsComparison,
+  performanceOverview: z.string(),
+  /** The four dashboard sources in spec order: search, browse, app_referrer, web_referrer. */
+  sources: z.array(ZSourceReport),
+  rankingSentence: z.string(),
+  executiveSummary: ZExecutiveSummary,
+  monthlyReport: ZMonthlyReport,
+});
+export type TKpiReport = z.infer<typeof ZKpiReport>;
+
+// ---------------------------------------------------------------------------------------------
+// Dashboards (spec section 3: Dashboard; section 7).
+
+/** `configJson` of a dashboard created from an upload. */
+export const ZDashboardConfig = z.object({
+  downloadId: z.string().min(1),
+  headers: z.array(z.string()),
+  totalRows: z.number().int().nonnegative(),
+  createdFrom: z.literal('csv_upload'),
+});
+export type TDashboardConfig = z.infer<typeof ZDashboardConfig>;
+
+/** A saved dashboard. `name` is built from app name, territory and date. */
+export const ZDashboard = z.object({
+  id: z.string(),
+  name: z.string(),
+  appName: z.string(),
+  territory: z.string(),
+  configJson: ZDashboardConfig,
+  createdAt: z.iso.datetime({ offset: true }),
+});
+export type TDashboard = z.infer<typeof ZDashboard>;
+
+/** Answer of `GET /api/dashboards`. */
+export const ZDashboardList = z.array(ZDashboard);
+export type TDashboardList = z.infer<typeof ZDashboardList>;
+
+/** Message of a save without app name or territory (spec section 8). */
+export const DASHBOARD_NAMING_MESSAGE = 'Missing app name or territory data needed for dashboard naming';
+
+/**
+ * Body of `POST /api/dashboards`. appName and territory are checked by the route (not here)
+ * so that their absence answers 400 with {@link DASHBOARD_NAMING_MESSAGE}.
+ */
+export const ZCreateDashboardBody = z.object({
+  sessionId: z.string().optional(),
+  appName: z.string().nullish(),
+  territory: z.string().nullish(),
+  configJson: ZDashboardConfig,
+});
+export type TCreateDashboardBody = z.infer<typeof ZCreateDashboardBody>;

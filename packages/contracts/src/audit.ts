@@ -1,0 +1,176 @@
+import { z } from 'zod';
+
+/** Keyword/metadata text limit in characters (spec section 5 and 9). */
+export const KEYWORDS_MAX_CHARS = 100;
+/** At most three competitors (spec section 9). */
+export const MAX_COMPETITORS = 3;
+
+/**
+ * Body of `POST /api/analyze` (spec section 3: Analyze request). URL rules are applied by the
+ * gateway with `@aso/appstore` so the messages name the field.
+ */
+export const ZAnalyzeRequest = z.object({
+  appStoreUrl: z.string().trim().min(1, 'appStoreUrl is required'),
+  keywords: z
+    .string()
+    .max(KEYWORDS_MAX_CHARS, `keywords must be at most ${KEYWORDS_MAX_CHARS} characters`)
+    .optional(),
+  competitorUrl1: z.string().optional(),
+  competitorUrl2: z.string().optional(),
+  competitorUrl3: z.string().optional(),
+});
+export type TAnalyzeRequest = z.infer<typeof ZAnalyzeRequest>;
+
+/** Answer of `POST /api/analyze`: the new audit's id. */
+export const ZAnalyzeAnswer = z.object({ id: z.string() });
+
+/** In-app event of a listing (spec section 3: inAppEvents item). */
+export const ZInAppEvent = z.object({
+  timeIndicator: z.string(),
+  eventImage: z.string().nullable(),
+  eventBadge: z.string(),
+  eventName: z.string(),
+  eventDescription: z.string(),
+  startDate: z.string().nullable().optional(),
+  endDate: z.string().nullable().optional(),
+});
+export type TInAppEvent = z.infer<typeof ZInAppEvent>;
+
+/** One competitor in an audit (spec section 3: competitorData item). */
+export const ZCompetitorData = z.object({
+  appId: z.string(),
+  appName: z.string(),
+  subtitle: z.string().nullable(),
+  iconUrl: z.string().nullable(),
+  rating: z.string(),
+  reviewCount: z.string(),
+  appStoreUrl: z.string(),
+  screenshots: z.array(z.string()),
+  screenshotAnalysis: z.string(),
+});
+export type TCompetitorData = z.infer<typeof ZCompetitorData>;
+
+/** Section keys of the structured analysis (spec section 3 plus in-app events, issue 5). */
+export const SECTION_KEYS = [
+  'title',
+  'subtitle',
+  'keywords',
+  'icon',
+  'video',
+  'screenshots',
+  'rating',
+  'category',
+  'inAppEvents',
+] as const;
+export const ZSectionKey = z.enum(SECTION_KEYS);
+export type TSectionKey = z.infer<typeof ZSectionKey>;
+
+/** How sure the analysis of a section is. */
+export const ZConfidence = z.enum(['high', 'medium', 'low']);
+
+/** One analysed section: text, improvements, score 0-100, confidence. */
+export const ZSectionAnalysis = z.object({
+  analysis: z.string(),
+  improvements: z.array(z.string()),
+  score: z.number().int().min(0).max(100),
+  confidence: ZConfidence,
+  /** Characters (or bytes for keywords) used against `limit`, when the section has one. */
+  used: z.number().int().nonnegative().optional(),
+  limit: z.number().int().positive().optional(),
+});
+export type TSectionAnalysis = z.infer<typeof ZSectionAnalysis>;
+
+/** Structured analysis: one entry per section key (spec section 3). */
+export const ZStructuredAnalysis = z.object(
+  Object.fromEntries(SECTION_KEYS.map((k) => [k, ZSectionAnalysis])) as Record<
+    TSectionKey,
+    typeof ZSectionAnalysis
+  >,
+);
+export type TStructuredAnalysis = z.infer<typeof ZStructuredAnalysis>;
+
+/** One prioritised recommendation (stored as JSON text in `Audit.recommendations`). */
+export const ZRecommendation = z.object({
+  priority: z.number().int().min(1),
+  section: ZSectionKey,
+  title: z.string(),
+  action: z.string(),
+  expectedEffect: z.string(),
+});
+export type TRecommendation = z.infer<typeof ZRecommendation>;
+
+export const ZAuditStatus = z.enum(['queued', 'running', 'done', 'failed']);
+export type TAuditStatus = z.infer<typeof ZAuditStatus>;
+
+/**
+ * An audit as `GET /api/audit/{id}` answers it (spec section 3: Audit). Listing fields are
+ * null while the audit is not done.
+ */
+export const ZAudit = z.object({
+  id: z.string(),
+  status: ZAuditStatus,
+  error: z.string().nullable(),
+  appId: z.string(),
+  storefront: z.string(),
+  appName: z.string().nullable(),
+  subtitle: z.string().nullable(),
+  developer: z.string().nullable(),
+  category: z.string().nullable(),
+  /** Chart position such as '#1 in Music', or 'N/A' / 'Not ranked'. */
+  categoryRank: z.string().nullable(),
+  rating: z.string().nullable(),
+  reviewCount: z.string().nullable(),
+  keywords: z.string().nullable(),
+  description: z.string().nullable(),
+  iconUrl: z.string().nullable(),
+  previewVideoUrl: z.string().nullable(),
+  previewPosterUrl: z.string().nullable().optional(),
+  screenshots: z.array(z.string()),
+  appStoreUrl: z.string(),
+  inAppEvents: z.array(ZInAppEvent),
+  competitorData: z.array(ZCompetitorData),
+  structuredAnalysis: ZStructuredAnalysis.nullable(),
+  overallScore: z.number().int().min(0).max(100).nullable(),
+  /** JSON text of `TRecommendation[]` (spec section 3 keeps it as text). */
+  recommendations: z.string().nullable(),
+  provider: z.string().nullable(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type TAudit = z.infer<typeof ZAudit>;
+
+/** Body of `POST /api/saved-audits` (spec section 3: Saved audit). */
+export const ZSaveAuditBody = z.object({
+  auditId: z.string().min(1),
+  name: z.string().trim().min(1).max(200),
+  storefront: z.string().trim().toLowerCase().length(2).default('us'),
+});
+/** A saved audit. */
+export const ZSavedAudit = z.object({
+  id: z.string(),
+  auditId: z.string(),
+  name: z.string(),
+  storefront: z.string(),
+  createdAt: z.string(),
+});
+export type TSavedAudit = z.infer<typeof ZSavedAudit>;
+
+/** Feedback text limit (characters). */
+export const FEEDBACK_MAX_CHARS = 5000;
+/** Body of `POST /api/feedback`. */
+export const ZFeedbackBody = z.object({
+  auditId: z.string().min(1),
+  feedback: z
+    .string()
+    .trim()
+    .min(1, 'Please enter your feedback before submitting.')
+    .max(FEEDBACK_MAX_CHARS, `feedback must be at most ${FEEDBACK_MAX_CHARS} characters`),
+});
+/** Stored feedback (spec section 3: Feedback). */
+export const ZFeedback = z.object({
+  id: z.string(),
+  auditId: z.string(),
+  feedback: z.string(),
+  createdAt: z.string(),
+});
+export type TFeedback = z.infer<typeof ZFeedback>;

@@ -1,0 +1,13 @@
+/**
+ * @aso/contracts: the single source of types for API bodies and answers, job payloads and
+ * progress events (DESIGN section 1). Pure zod schemas, browser-safe.
+ */
+export * from './common';
+export * from './errors';
+export * from './listing';
+export * from './progress';
+export * from './audit';
+export * from './auth';
+export * from './admin';
+export * from './analytics';
+export * from './env';

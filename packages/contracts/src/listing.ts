@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { ZInAppEvent } from './audit';
+
+/**
+ * The normalised App Store listing of one app in one storefront (issue 4, DESIGN section 2
+ * "Store data sources"). The scraper builds it from the iTunes Lookup API, the product page
+ * (whatever layout Apple serves) and the customer-reviews RSS feed; it is stored as the
+ * `listing` JSON of an `app_snapshots` row and feeds the spec's Audit and competitorData
+ * (spec section 3).
+ *
+ * Unknown values: a field that no source supplied is listed in `unknownFields` and holds a
+ * neutral placeholder ('' for text, '0' for rating and reviewCount, 'N/A' for categoryRank,
+ * null or [] for the rest), so consumers can tell "the store says none" (field known, value
+ * empty) from "we could not read it" (field in `unknownFields`).
+ */
+
+/** Device classes of the App Store, in the order the store lists them. */
+export const DEVICE_CLASSES = ['iphone', 'ipad', 'mac', 'watch', 'tv', 'vision'] as const;
+export const ZDeviceClass = z.enum(DEVICE_CLASSES);
+export type TDeviceClass = z.infer<typeof ZDeviceClass>;
+
+/** Which source supplied a listing field: a product page layout, the lookup API or the RSS feed. */
+export const ZListingFieldSource = z.enum([
+  'page:ember',
+  'page:2025',
+  'page:jsonld',
+  'lookup',
+  'reviews',
+]);
+export type TListingFieldSource = z.infer<typeof ZListingFieldSource>;
+
+/**
+ * Product page layout a listing was read from: `ember` (Media API shoebox JSON), `2025`
+ * (`serialized-server-data`), `jsonld` (only the schema.org block understood) or `none` (no
+ * product page: built from the lookup API alone).
+ */
+export const ZPageLayout = z.enum(['ember', '2025', 'jsonld', 'none']);
+export type TPageLayout = z.infer<typeof ZPageLayout>;
+
+/** One screenshot with its real pixel size (width x height in px) and resolved image URL. */
+export const ZScreenshot = z.object({
+  url: z.string(),
+  width: z.number().int().nonnegative(),
+  height: z.number().int().nonnegative(),
+});
+export type TScreenshot = z.infer<typeof ZScreenshot>;
+
+/**
+ * Screenshots per device class. Each class holds the one set the store shows for it (for
+ * iPhone the largest display size the developer uploaded, e.g. Apple's `iphone_d74` 6.9" set
+ * before `iphone_6_5` and `iphone6+`); `deviceType` names Apple's display-size key the set
+ * came from (`lookup:iphone` etc. when it came from the lookup API, which has no such key).
+ */
+export const ZScreenshotSet = z.object({
+  deviceType: z.string(),
+  screenshots: z.array(ZScreenshot),
+});
+export type TScreenshotSet = z.infer<typeof ZScreenshotSet>;
+export const ZScreenshotsByDevice = z.partialRecord(ZDeviceClass, ZScreenshotSet);
+export type TScreenshotsByDevice = z.infer<typeof ZScreenshotsByDevice>;
+
+/** One app preview video: device class, Apple's display-size key, HLS URL and poster frame. */
+export const ZPreviewVideo = z.object({
+  device: ZDeviceClass,
+  deviceType: z.string(),
+  /** HLS playlist (`.m3u8`) URL. */
+  videoUrl: z.string(),
+  /** Poster frame (Apple's `previewFrame`) resolved at its recorded size, when present. */
+  posterUrl: z.string().nullable(),
+});
+export type TPreviewVideo = z.infer<typeof ZPreviewVideo>;
+
+/**
+ * An in-app event as the product page shows it: the spec's inAppEvents item (spec section 3)
+ * plus the event id, subtitle, Apple's badge kind and the event page URL. `timeIndicator` is
+ * the store's badge text ('HAPPENING NOW', 'NOW AVAILABLE', 'EVENT ENDED', 'LIVE', or
+ * 'UPCOMING' for an event that has not started), `eventBadge` the event kind ('CHALLENGE',
+ * 'MAJOR UPDATE', ...). Dates are ISO 8601 UTC.
+ */
+export const ZListingInAppEvent = ZInAppEvent.extend({
+  id: z.string(),
+  eventSubtitle: z.string().nullable(),
+  badgeKind: z.string().nullable(),
+  promotionStartDate: z.string().nullable(),
+  eventUrl: z.string().nullable(),
+});
+export type TListingInAppEvent = z.infer<typeof ZListingInAppEvent>;
+
+/** Number of ratings per star value, keys '1'..'5' (counts rounded to integers). */
+export const ZRatingHistogram = z.object({
+  '1': z.number().int().nonnegative(),
+  '2': z.number().int().nonnegative(),
+  '3': z.number().int().nonnegative(),
+  '4': z.number().int().nonnegative(),
+  '5': z.number().int().nonnegative(),
+});
+export type TRatingHistogram = z.infer<typeof ZRatingHistogram>;
+
+/** The app's position in a store chart, e.g. #1 in Music (top-free). */
+export const ZChartPosition = z.object({
+  position: z.number().int().positive(),
+  genreName: z.string(),
+  /** Apple's chart id: 'top-free', 'top-paid', ... */
+  chart: z.string().nullable(),
+});
+export type TChartPosition = z.infer<typeof ZChartPosition>;
+
+/** Price of the app (not of in-app purchases). `amount` in the storefront's currency units. */
+export const ZListingPrice = z.object({
+  amount: z.number().nonnegative(),
+  currency: z.string().nullable(),
+  /** The store's display text, e.g. 'Free' or '$0.00' or '$4.99'. */
+  formatted: z.string().nullable(),
+});
+export type TListingPrice = z.infer<typeof ZListingPrice>;
+
+/**
+ * Summary of the most recent customer reviews (RSS feed, newest first, up to 50 on page 1).
+ * `averageRecent` is the mean star value of those reviews (0-5, 2 decimals); it describes the
+ * recent sample, not the store rating.
+ */
+export const ZReviewsSummary = z.object({
+  count: z.number().int().nonnegative(),
+  averageRecent: z.number().min(0).max(5).nullable(),
+  distribution: ZRatingHistogram,
+  newestAt: z.string().nullable(),
+  oldestAt: z.string().nullable(),
+});
+export type TReviewsSummary = z.infer<typeof ZReviewsSummary>;
+
+/** Names of the listing fields whose source is recorded in `fieldSources`. */
+export const LISTING_FIELDS = [
+  'appName',
+  'subtitle',
+  'developer',
+  'category',
+  'categoryRank',
+  'rating',
+  'reviewCount',
+  'ratingHistogram',
+  'description',
+  'iconUrl',
+  'screenshots',
+  'previews',
+  'inAppEvents',
+  'price',
+  'version',
+  'releaseNotes',
+  'languages',
+  'appStoreUrl',
+  'bundleId',
+  'ageRating',
+  'promotionalText',
+  'reviews',
+] as const;
+export const ZListingField = z.enum(LISTING_FIELDS);
+export type TListingField = z.infer<typeof ZListingField>;
+
+/** The normalised listing (see the top of this file for the rules on unknown values). */
+export const ZAppListing = z.object({
+  appId: z.string().regex(/^\d+$/),
+  storefront: z.string().regex(/^[a-z]{2}$/),
+  appName: z.string(),
+  /** null when the app has none (a subtitle equal to the category counts as none). */
+  subtitle: z.string().nullable(),
+  developer: z.string(),
+  category: z.string(),
+  /** '#<n> in <genre>' from the store chart; 'Not ranked' when the product page shows no chart position; 'N/A' when no source could tell. */
+  categoryRank: z.string(),
+  chartPosition: ZChartPosition.nullable(),
+  /** Average user rating 0-5 as text, rounded to at most 2 decimals (the source's precision is kept below that: '4.8' stays '4.8'). */
+  rating: z.string(),
+  /** Number of ratings, an integer as text ('36130486'). */
+  reviewCount: z.string(),
+  ratingHistogram: ZRatingHistogram.nullable(),
+  description: z.string(),
+  iconUrl: z.string(),
+  /** The first preview video's HLS URL (iPhone first), null when the app has none. */
+  previewVideoUrl: z.string().nullable(),
+  previewPosterUrl: z.string().nullable(),
+  previews: z.array(ZPreviewVideo),
+  screenshots: ZScreenshotsByDevice,
+  inAppEvents: z.array(ZListingInAppEvent),
+  price: ZListingPrice.nullable(),
+  version: z.string().nullable(),
+  releaseNotes: z.string().nullable(),
+  /** Language names in English ('English', 'French', ...), as the store lists them. */
+  languages: z.array(z.string()),
+  appStoreUrl: z.string(),
+  bundleId: z.string().nullable(),
+  ageRating: z.string().nullable(),
+  promotionalText: z.string().nullable(),
+  reviews: ZReviewsSummary.nullable(),
+  fetchedAt: z.iso.datetime({ offset: true }),
+  sourceLayout: ZPageLayout,
+  fieldSources: z.partialRecord(ZListingField, ZListingFieldSource),
+  unknownFields: z.array(ZListingField),
+});
+export type TAppListing = z.infer<typeof ZAppListing>;

@@ -1,0 +1,15 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001_initial';
+
+/**
+ * Every migration, in order. Statically imported (not read from a folder at run time) so the
+ * same list works under tsx, vitest and bundlers. Never edit a landed migration: append one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': m0001,
+};
+
+/** Kysely `MigrationProvider` over {@link migrations}. */
+export const staticMigrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,51 @@
+import { UnrecoverableError, Worker, type Job, type WorkerOptions, type ConnectionOptions } from 'bullmq';
+import { JOBS, type TJobData, type TJobName, type TJobsOfQueue, type TQueueName } from './catalog';
+
+/**
+ * Handles one job of name `N`: gets the validated payload, the BullMQ job (for progress,
+ * rate limiting, ids) and an AbortSignal that fires when the job is cancelled or the worker
+ * shuts down. Throw `UnrecoverableError` for failures a retry cannot fix.
+ */
+export type JobHandler<N extends TJobName, R = unknown> = (
+  data: TJobData<N>,
+  job: Job<TJobData<N>, R, N>,
+  signal: AbortSignal,
+) => Promise<R>;
+
+/** One handler per job name of queue `Q`: leaving one out is a compile error. */
+export type QueueHandlers<Q extends TQueueName> = { [N in TJobsOfQueue<Q>]: JobHandler<N> };
+
+/** Options of {@link createTypedWorker}. */
+export interface TypedWorkerOptions
+  extends Omit<WorkerOptions, 'connection' | 'autorun' | 'prefix'> {
+  connection: ConnectionOptions;
+  /** BullMQ key prefix (per test file in tests). */
+  prefix: string;
+}
+
+/**
+ * Starts a BullMQ worker on `queue` that validates each payload with the catalog's zod schema
+ * (an invalid payload fails at once, never retried) and dispatches to `handlers` by job name.
+ */
+export function createTypedWorker<Q extends TQueueName>(
+  queue: Q,
+  handlers: QueueHandlers<Q>,
+  opts: TypedWorkerOptions,
+): Worker {
+  const table = handlers as unknown as Record<string, JobHandler<TJobName>>;
+  return new Worker(
+    queue,
+    async (job: Job, _token?: string, signal?: AbortSignal) => {
+      const name = job.name as TJobName;
+      const handler = table[name];
+      const def = JOBS[name] as (typeof JOBS)[TJobName] | undefined;
+      if (!handler || !def) throw new UnrecoverableError(`no handler for job "${job.name}" on ${queue}`);
+      const parsed = def.schema.safeParse(job.data);
+      if (!parsed.success) {
+        throw new UnrecoverableError(`invalid ${job.name} payload: ${parsed.error.message}`);
+      }
+      return handler(parsed.data as never, job as never, signal ?? new AbortController().signal);
+    },
+    { ...opts, autorun: true },
+  );
+}

@@ -1,0 +1,89 @@
+import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createDb, migrateToLatest, migrations, type Db } from '@aso/db';
+
+/** Server URL tests use: `DATABASE_URL` (its database part is replaced) or local PostgreSQL. */
+export function baseDatabaseUrl(): string {
+  return process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/aso';
+}
+
+function urlFor(name: string): string {
+  const u = new URL(baseDatabaseUrl());
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: urlFor('postgres'), connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Name of the migrated template database: derived from the migrations' source, so a changed
+ * migration gets a fresh template and concurrent test runs share an identical one.
+ */
+export function templateName(): string {
+  const h = createHash('sha256');
+  for (const [name, m] of Object.entries(migrations)) h.update(name).update(String(m.up));
+  return `aso_tpl_${h.digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * Creates the migrated template database once (vitest globalSetup). Built under a temporary
+ * name and renamed, so a concurrent run never clones a half-migrated template.
+ */
+export async function ensureTemplate(): Promise<string> {
+  const name = templateName();
+  const exists = await withAdmin(
+    async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount,
+  );
+  if (exists) return name;
+  const tmp = `${name}_tmp_${randomBytes(4).toString('hex')}`;
+  await withAdmin((c) => c.query(`create database ${tmp}`));
+  const db = createDb(urlFor(tmp), { max: 1 });
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.destroy();
+  }
+  await withAdmin(async (c) => {
+    try {
+      await c.query(`alter database ${tmp} rename to ${name}`);
+    } catch {
+      await c.query(`drop database if exists ${tmp}`);
+    }
+  });
+  return name;
+}
+
+/** A database of its own for one test file, cloned from the migrated template. */
+export interface TestDatabase {
+  name: string;
+  url: string;
+  db: Db;
+  /** Closes the pool and drops the database. */
+  drop(): Promise<void>;
+}
+
+/** Clones the template into a new database (`aso_t_<random>`). */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const template = await ensureTemplate();
+  const name = `aso_t_${randomBytes(6).toString('hex')}`;
+  await withAdmin((c) => c.query(`create database ${name} template ${template}`));
+  const url = urlFor(name);
+  const db = createDb(url, { max: 5 });
+  return {
+    name,
+    url,
+    db,
+    drop: async () => {
+      await db.destroy();
+      await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`));
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { TApiEnv } from './env';
+import { errorHandlerPlugin } from './plugins/error-handler.plugin';
+import { infraPlugin } from './plugins/infra.plugin';
+import { authPlugin } from './plugins/auth.plugin';
+import { healthRoutes } from './routes/health.routes';
+import { authRoutes } from './routes/auth.routes';
+import { adminRoutes } from './routes/admin.routes';
+import { auditRoutes } from './routes/audit.routes';
+import { progressRoutes } from './routes/progress.routes';
+import { analyticsRoutes } from './routes/analytics.routes';
+import { webRoutes } from './routes/web.routes';
+
+/** Options of {@link app}. */
+export interface AppOptions {
+  config: TApiEnv;
+}
+
+/**
+ * The gateway as a Fastify plugin (STYLE: fastify/demo): external plugins first (errors,
+ * connections, auth), then the routes. `server.ts` adds the logger, timeouts and shutdown;
+ * tests register it on a bare instance and call `inject()`.
+ */
+export async function app(fastify: FastifyInstance, { config }: AppOptions): Promise<void> {
+  fastify.setValidatorCompiler(validatorCompiler);
+  fastify.setSerializerCompiler(serializerCompiler);
+
+  await fastify.register(errorHandlerPlugin);
+  await fastify.register(infraPlugin, { config });
+  await fastify.register(authPlugin);
+
+  await fastify.register(healthRoutes);
+  await fastify.register(authRoutes, { prefix: '/api' });
+  await fastify.register(adminRoutes, { prefix: '/api/admin' });
+  await fastify.register(auditRoutes, { prefix: '/api' });
+  await fastify.register(progressRoutes, { prefix: '/api' });
+  await fastify.register(analyticsRoutes, { prefix: '/api' });
+  await fastify.register(webRoutes);
+}

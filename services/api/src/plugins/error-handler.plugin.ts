@@ -1,0 +1,90 @@
+import fp from 'fastify-plugin';
+import type { FastifyError } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
+import { ZodError } from 'zod';
+import type { TErrorBody, TErrorCode } from '@aso/contracts';
+import { AppError } from '../lib/app-error';
+
+const byStatus: Record<number, TErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'BAD_REQUEST',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'GATEWAY_TIMEOUT',
+};
+
+/** `body.email: Invalid email` -> `email: Invalid email`, joined by '; '. */
+function describeValidation(
+  items: { instancePath?: string; message?: string; params?: unknown }[],
+  context?: string,
+): string {
+  return items
+    .map((v) => {
+      const path = (v.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+      const where = path || context || '';
+      return where ? `${where}: ${v.message ?? 'is invalid'}` : (v.message ?? 'invalid input');
+    })
+    .join('; ');
+}
+
+/**
+ * The one error handler (DESIGN section 6): every error answers JSON `{ message, code }`;
+ * validation errors name the field; server errors are logged with their stack and answer a
+ * generic message, never the internals.
+ */
+export const errorHandlerPlugin = fp(async (app) => {
+  app.setNotFoundHandler((req, reply) => {
+    const body: TErrorBody = { message: `Route ${req.method} ${req.url} not found`, code: 'NOT_FOUND' };
+    return reply.code(404).send(body);
+  });
+
+  app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
+    let status = 500;
+    let body: TErrorBody = { message: 'Internal server error', code: 'INTERNAL' };
+
+    if (err instanceof AppError) {
+      status = err.statusCode;
+      body = { message: err.message, code: err.code };
+      if (err.extra.retryAfter !== undefined) {
+        body.retryAfter = err.extra.retryAfter;
+        void reply.header('retry-after', String(err.extra.retryAfter));
+      }
+    } else if (hasZodFastifySchemaValidationErrors(err)) {
+      status = 400;
+      body = {
+        message: describeValidation(err.validation, (err as FastifyError).validationContext),
+        code: 'BAD_REQUEST',
+      };
+    } else if (err instanceof ZodError) {
+      status = 400;
+      body = {
+        message: err.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '),
+        code: 'BAD_REQUEST',
+      };
+    } else if (isResponseSerializationError(err)) {
+      req.log.error({ err, issues: err.cause.issues }, 'answer does not match its contract');
+    } else {
+      const fe = err as FastifyError;
+      const code = fe.statusCode ? byStatus[fe.statusCode] : undefined;
+      if (fe.statusCode && fe.statusCode < 500 && code) {
+        status = fe.statusCode;
+        body = { message: fe.message, code };
+      } else if (fe.statusCode === 503 || fe.statusCode === 504) {
+        status = fe.statusCode;
+        body = { message: fe.message, code: byStatus[fe.statusCode] ?? 'SERVICE_UNAVAILABLE' };
+      }
+    }
+
+    if (status >= 500) req.log.error({ err }, 'request failed');
+    else req.log.info({ code: body.code, message: body.message }, 'request refused');
+    return reply.code(status).type('application/json').send(body);
+  });
+});

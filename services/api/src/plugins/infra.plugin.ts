@@ -1,0 +1,62 @@
+import fp from 'fastify-plugin';
+import type { Redis } from 'ioredis';
+import { createDb, type Db } from '@aso/db';
+import {
+  checkEvictionPolicy,
+  createRedis,
+  ProgressBus,
+  ProgressSubscriber,
+  Producers,
+} from '@aso/queue';
+import type { TApiEnv } from '../env';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: TApiEnv;
+    db: Db;
+    /** Command connection (producer role: fails fast when Redis is down). */
+    redis: Redis;
+    producers: Producers;
+    bus: ProgressBus;
+    /** The process's one progress subscriber (one Redis connection for all SSE clients). */
+    progress: ProgressSubscriber;
+  }
+}
+
+/**
+ * Opens the gateway's connections once and closes them on shutdown: a PostgreSQL pool, a
+ * Redis command connection, a BullMQ producer connection (workers' role, since QueueEvents
+ * and flows block), and ONE subscriber connection for the progress bus.
+ */
+export const infraPlugin = fp<{ config: TApiEnv }>(async (app, { config }) => {
+  const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX });
+  const redis = createRedis(config.REDIS_URL, { role: 'producer', name: 'api:commands' });
+  const queueConn = createRedis(config.REDIS_URL, { role: 'producer', name: 'api:queues' });
+  const sub = createRedis(config.REDIS_URL, { role: 'subscriber', name: 'api:progress-sub' });
+  // Keep the process alive when Redis is down at start; /readyz reports it.
+  for (const c of [redis, queueConn, sub]) c.on('error', (err) => app.log.debug({ err }, 'redis error'));
+
+  const bus = new ProgressBus(redis, { prefix: config.QUEUE_PREFIX });
+  const progress = new ProgressSubscriber(bus, sub);
+  const producers = new Producers(queueConn, config.QUEUE_PREFIX);
+
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('redis', redis);
+  app.decorate('producers', producers);
+  app.decorate('bus', bus);
+  app.decorate('progress', progress);
+
+  redis.on('ready', () => void checkEvictionPolicy(redis, app.log));
+  app.addHook('onReady', async () => {
+    // Not awaited: the gateway must start (and report 503 on /readyz) while Redis is down.
+    progress.start().catch((err: unknown) => app.log.warn({ err }, 'progress subscriber not started'));
+  });
+
+  app.addHook('onClose', async () => {
+    await progress.close();
+    await producers.close().catch(() => undefined);
+    for (const c of [redis, queueConn, sub]) c.disconnect();
+    await db.destroy();
+  });
+});

@@ -1,0 +1,72 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { app } from './app';
+import type { TApiEnv } from './env';
+
+/** Paths and fields never written to logs. */
+export const LOG_REDACT = [
+  'req.headers.authorization',
+  'req.headers["x-access-code"]',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers["x-access-code"]',
+  '*.sessionToken',
+  '*.accessCode',
+  '*.token',
+];
+
+/**
+ * Builds the gateway with logging (pino, request ids), timeouts and trust-proxy settings.
+ * Not listening yet.
+ */
+export async function buildServer(config: TApiEnv): Promise<FastifyInstance> {
+  const server = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: { paths: LOG_REDACT, censor: '[redacted]' },
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: config.TRUST_PROXY,
+    // 0 = no limit on the request as a whole: SSE streams and uploads are long-lived.
+    requestTimeout: 0,
+    connectionTimeout: 0,
+    keepAliveTimeout: 72_000,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: 'idle',
+  });
+  await server.register(app, { config });
+  return server;
+}
+
+/**
+ * Starts listening and installs graceful shutdown: on SIGTERM/SIGINT stop accepting, let
+ * in-flight requests finish (open SSE streams are ended), close pools, exit.
+ */
+export async function startServer(config: TApiEnv): Promise<FastifyInstance> {
+  const server = await buildServer(config);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    server.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      server.log.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        server.log.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  await server.listen({ host: config.HOST, port: config.PORT });
+  return server;
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { parseEnv } from '@aso/contracts';
+import { ZWorkerBaseEnv } from '@aso/queue';
+
+/**
+ * Environment of the csv-merge worker (DESIGN section 7), parsed once at start.
+ */
+export const ZWorkerEnv = ZWorkerBaseEnv.extend({
+  /** Jobs processed at once by this process. */
+  CONCURRENCY: z.coerce.number().int().min(1).max(200).default(2),
+  /** Port of /healthz and /metrics; 0 picks a free port. */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9103),
+  /** Days a merged dataset (and its uploads) is kept. */
+  DATASET_TTL_DAYS: z.coerce.number().min(0).default(30),
+});
+export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
+
+/** Parses `source`; throws an Error naming each bad variable. */
+export const parseWorkerEnv = (source: Record<string, string | undefined>): TWorkerEnv =>
+  parseEnv(ZWorkerEnv, source);
+
+/** Reads the process environment. */
+export const loadWorkerEnv = (): TWorkerEnv => parseWorkerEnv(process.env);

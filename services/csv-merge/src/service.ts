@@ -1,0 +1,62 @@
+import { pino, type Logger } from 'pino';
+import { Queue } from 'bullmq';
+import { createDb, type Db } from '@aso/db';
+import { createRedis, createTypedWorker, JOBS, QUEUES, runWorkerService, type WorkerService } from '@aso/queue';
+import type { TWorkerEnv } from './env';
+import { createCleanupHandler, createMergeHandler } from './merge.handler';
+
+/** What the csv-merge handlers use. */
+export interface WorkerDeps {
+  env: TWorkerEnv;
+  db: Db;
+  log: Logger;
+}
+
+/** Every hour (ms): how often expired datasets and uploads are deleted (issue 6, point 3). */
+export const CLEANUP_EVERY_MS = 3_600_000;
+
+/**
+ * Starts the csv-merge worker (`csv-merge` queue, `env.CONCURRENCY` at once) and the
+ * maintenance worker, and registers the hourly cleanup job scheduler (idempotent across
+ * replicas: same scheduler id).
+ */
+export async function startCsvMerge(
+  env: TWorkerEnv,
+  opts: { handleSignals?: boolean; log?: Logger } = {},
+): Promise<WorkerService> {
+  const log = opts.log ?? pino({ name: 'csv-merge', level: env.LOG_LEVEL });
+  const db = createDb(env.DATABASE_URL, { max: env.CONCURRENCY + 2 });
+  const redis = createRedis(env.REDIS_URL, { role: 'worker', name: 'csv-merge:commands' });
+  const deps: WorkerDeps = { env, db, log };
+  const connection = createRedis(env.REDIS_URL, { role: 'worker', name: 'csv-merge:worker' });
+  const merge = createTypedWorker(
+    QUEUES.csvMerge,
+    { merge: createMergeHandler(deps) },
+    { connection, prefix: env.QUEUE_PREFIX, concurrency: env.CONCURRENCY },
+  );
+  const maintenance = createTypedWorker(
+    QUEUES.maintenance,
+    { 'cleanup-expired': createCleanupHandler(deps) },
+    { connection, prefix: env.QUEUE_PREFIX, concurrency: 1 },
+  );
+  const maintenanceQueue = new Queue(QUEUES.maintenance, { connection: redis, prefix: env.QUEUE_PREFIX });
+  await maintenanceQueue.upsertJobScheduler(
+    'cleanup-expired-hourly',
+    { every: CLEANUP_EVERY_MS },
+    { name: 'cleanup-expired', data: {}, opts: JOBS['cleanup-expired'].options },
+  );
+  return runWorkerService({
+    name: 'csv-merge',
+    log,
+    redis,
+    workers: [merge, maintenance],
+    healthPort: env.HEALTH_PORT,
+    handleSignals: opts.handleSignals,
+    onClose: async () => {
+      await maintenanceQueue.close();
+      redis.disconnect();
+      connection.disconnect();
+      await db.destroy();
+    },
+  });
+}

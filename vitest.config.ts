@@ -1,0 +1,41 @@
+import { defineConfig } from 'vitest/config';
+
+const src = ['apps', 'services', 'packages', 'bench'].map((d) => `${d}/*/{src,test}/**`);
+
+// One runner, three projects: `pnpm test` runs them all; `--project unit|integration|browser`
+// runs one. Integration files get their own database and Redis prefix from @aso/testkit.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: src.map((g) => `${g}/*.test.{ts,tsx}`),
+          exclude: ['**/*.int.test.ts', '**/*.e2e.test.ts', '**/node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: src.map((g) => `${g}/*.int.test.ts`),
+          globalSetup: ['packages/testkit/src/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['e2e/**/*.e2e.test.ts'],
+          globalSetup: ['packages/testkit/src/global-setup.ts', 'e2e/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          pool: 'forks',
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -69,9 +69,13 @@ export function writeSourceCommentary(input: TSourceCommentaryInput): string[] {
     } else if (prevRate === 0) {
       lines.push(`Conversion rate was ${formatPercent(rate)}, ${on}.`);
     } else if (c.flags.conversionRate === 'Up') {
-      lines.push(`Conversion rate rose to ${formatPercent(rate)} from ${formatPercent(prevRate)}, ${on}.`);
+      lines.push(
+        `Conversion rate rose to ${formatPercent(rate)} from ${formatPercent(prevRate)}, ${on}.`,
+      );
     } else if (c.flags.conversionRate === 'Down') {
-      lines.push(`Conversion rate fell to ${formatPercent(rate)} from ${formatPercent(prevRate)}, ${on}.`);
+      lines.push(
+        `Conversion rate fell to ${formatPercent(rate)} from ${formatPercent(prevRate)}, ${on}.`,
+      );
     } else {
       lines.push(
         `Conversion rate was stable at ${formatPercent(rate)} (previous period: ${formatPercent(prevRate)}), ${on}.`,
@@ -164,6 +168,8 @@ export function writeRankingSentence(entries: readonly TRankingEntry[]): string 
 export interface TOverviewInput {
   range: { start: string; end: string; days: number };
   totals: TMetricsComparison;
+  /** Rows of the whole dataset. */
+  totalRows: number;
   currentRows: number;
   hasDateColumn: boolean;
 }
@@ -172,50 +178,65 @@ function daysLabel(days: number): string {
   return days === 1 ? '1 day' : `${days} days`;
 }
 
+function comparisonClause(
+  current: TMetricsComparison,
+  key: 'totalDownloads' | 'impressions',
+): string {
+  const previous = current.previous[key];
+  if (previous === 0) return 'not comparable (none before)';
+  const change = current.changes[key];
+  switch (current.flags[key]) {
+    case 'Up':
+      return `up ${formatPercent(change)} (from ${formatCount(previous)})`;
+    case 'Down':
+      return `down ${formatPercent(-change)} (from ${formatCount(previous)})`;
+    case 'Stable':
+      return `stable (${formatPercent(change, { signed: true })}, from ${formatCount(previous)})`;
+  }
+}
+
 /**
- * The 'Performance Overview' paragraph of the KPI report (spec section 2): total downloads,
- * impressions and the average conversion rate of the range against the previous period of
- * the same length, with Apple's conversion rate beside the product's.
+ * The 'Performance Overview' paragraph of the KPI report (spec section 2): total downloads and
+ * impressions of the range, their change against the previous period of the same length
+ * (spec section 9), and the average conversion rate (first-time downloads / impressions) with
+ * Apple's rate (total downloads / impressions) beside it.
  */
 export function writePerformanceOverview(input: TOverviewInput): string {
   const { range, totals: t } = input;
   const span = `${formatDay(range.start)} to ${formatDay(range.end)}`;
+  if (input.totalRows === 0) return `No data available for ${span}.`;
   if (!input.hasDateColumn) return 'No date field found, so no period can be analysed.';
   if (input.currentRows === 0) return `No data available for ${span}.`;
-  const previousLabel = `the previous ${daysLabel(range.days)}`;
+  const previousLabel = range.days === 1 ? 'the previous day' : `the previous ${range.days} days`;
 
-  const downloads = formatCount(t.current.totalDownloads);
-  let downloadsClause: string;
-  if (t.previous.totalDownloads === 0) {
-    downloadsClause = `with none in ${previousLabel} to compare with`;
-  } else if (t.flags.totalDownloads === 'Stable') {
-    downloadsClause = `stable against ${previousLabel} (${formatCount(t.previous.totalDownloads)}, ${formatPercent(t.changes.totalDownloads, { signed: true })})`;
+  const sentences = [
+    `From ${span} (${daysLabel(range.days)}) the app had ${formatCount(t.current.totalDownloads)} total downloads from ${formatCount(t.current.impressions)} impressions.`,
+  ];
+  if (t.previous.totalDownloads === 0 && t.previous.impressions === 0) {
+    sentences.push(`There is no data for ${previousLabel} to compare with.`);
   } else {
-    const direction = t.flags.totalDownloads === 'Up' ? 'up' : 'down';
-    downloadsClause = `${direction} ${formatPercent(Math.abs(t.changes.totalDownloads))} on ${previousLabel} (${formatCount(t.previous.totalDownloads)})`;
+    sentences.push(
+      `Against ${previousLabel}, total downloads were ${comparisonClause(t, 'totalDownloads')} and impressions ${comparisonClause(t, 'impressions')}.`,
+    );
   }
-
-  let impressionsClause: string;
-  if (t.previous.impressions === 0) impressionsClause = 'none in the previous period';
-  else if (t.flags.impressions === 'Stable') {
-    impressionsClause = `stable, ${formatPercent(t.changes.impressions, { signed: true })}`;
+  if (t.current.impressions === 0) {
+    sentences.push(
+      `First-time downloads were ${formatCount(t.current.firstTimeDownloads)}; with no impressions recorded the conversion rate is 0.0%.`,
+    );
   } else {
-    const direction = t.flags.impressions === 'Up' ? 'up' : 'down';
-    impressionsClause = `${direction} ${formatPercent(Math.abs(t.changes.impressions))}`;
+    let rateClause = '';
+    if (t.previous.conversionRate !== 0) {
+      const prev = formatPercent(t.previous.conversionRate);
+      rateClause =
+        t.flags.conversionRate === 'Up'
+          ? `, up from ${prev}`
+          : t.flags.conversionRate === 'Down'
+            ? `, down from ${prev}`
+            : `, stable against ${prev}`;
+    }
+    sentences.push(
+      `First-time downloads were ${formatCount(t.current.firstTimeDownloads)}, an average conversion rate of ${formatPercent(t.current.conversionRate)} (first-time downloads / impressions)${rateClause}; by Apple's definition (total downloads / impressions) it is ${formatPercent(t.current.appleConversionRate)}.`,
+    );
   }
-
-  const first = `From ${span} (${daysLabel(range.days)}) the app had ${downloads} total downloads, ${downloadsClause}, from ${formatCount(t.current.impressions)} impressions (${impressionsClause}).`;
-
-  let rateClause = '';
-  if (t.current.impressions > 0 && t.previous.conversionRate !== 0) {
-    rateClause =
-      t.flags.conversionRate === 'Stable'
-        ? `, stable against ${formatPercent(t.previous.conversionRate)}`
-        : `, ${t.flags.conversionRate === 'Up' ? 'up' : 'down'} from ${formatPercent(t.previous.conversionRate)}`;
-  }
-  const second =
-    t.current.impressions > 0
-      ? `First-time downloads were ${formatCount(t.current.firstTimeDownloads)}, an average conversion rate of ${formatPercent(t.current.conversionRate)}${rateClause} (Apple's definition, total downloads / impressions: ${formatPercent(t.current.appleConversionRate)}).`
-      : `First-time downloads were ${formatCount(t.current.firstTimeDownloads)}; with no impressions recorded the conversion rate is 0.0%.`;
-  return `${first} ${second}`;
+  return sentences.join(' ');
 }

@@ -84,7 +84,9 @@ export function dayNumber(isoDay: string): number {
   if (!match || buildIsoDay(Number(match[1]), Number(match[2]), Number(match[3])) === null) {
     throw new RangeError(`expected a calendar day YYYY-MM-DD, got '${isoDay}'`);
   }
-  return Math.round(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / MS_PER_DAY);
+  return Math.round(
+    Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / MS_PER_DAY,
+  );
 }
 
 /** Inverse of {@link dayNumber}. */

@@ -68,8 +68,7 @@ export function writeExecutiveSummary(input: TSummaryInput): TExecutiveSummary {
     browse !== undefined &&
     browse.current.impressions > 0 &&
     browse.current.conversionRate > BROWSE_VERY_POSITIVE;
-  const searchUnderperforming =
-    search !== undefined && isSearchUnderperforming(search.current, t);
+  const searchUnderperforming = search !== undefined && isSearchUnderperforming(search.current, t);
   const keyFluctuations = input.sources
     .filter((s) => Math.abs(s.changes.firstTimeDownloads) >= KEY_FLUCTUATION)
     .map((s) => ({

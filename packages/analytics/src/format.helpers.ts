@@ -47,6 +47,8 @@ export function formatFileSize(bytes: number): string {
     throw new RangeError(`file size must be a non-negative number of bytes, got ${bytes}`);
   }
   if (bytes < 1024) return `${Math.round(bytes)} Bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(2)} KB`;
+  // 1,048,575 bytes would round up to '1024.00 KB'; show it as '1.00 MB' instead.
+  const kb = (bytes / 1024).toFixed(2);
+  if (bytes < 1024 * 1024 && Number(kb) < 1024) return `${kb} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
 }

@@ -4,12 +4,7 @@ import {
   writeRankingSentence,
   writeSourceCommentary,
 } from './commentary.writer';
-import {
-  assertDateRange,
-  defaultDateRange,
-  previousPeriod,
-  rangeLengthDays,
-} from './date.rules';
+import { assertDateRange, defaultDateRange, previousPeriod, rangeLengthDays } from './date.rules';
 import { writeExecutiveSummary } from './executive-summary.writer';
 import {
   dailyCounts,
@@ -62,10 +57,7 @@ export function resolveRange(dataset: TPreparedDataset, range?: TDateRange | nul
  *
  * @throws RangeError for a malformed `range` (see {@link resolveRange}).
  */
-export function buildKpiReport(
-  rows: readonly TRowInput[],
-  range?: TDateRange | null,
-): TKpiReport {
+export function buildKpiReport(rows: readonly TRowInput[], range?: TDateRange | null): TKpiReport {
   const dataset = prepareDataset(rows);
   const applied = resolveRange(dataset, range);
   const previous = previousPeriod(applied);
@@ -150,6 +142,7 @@ export function buildKpiReport(
     performanceOverview: writePerformanceOverview({
       range: { ...applied, days },
       totals,
+      totalRows: dataset.entries.length,
       currentRows: currentRows.length,
       hasDateColumn: dataset.dateColumn !== null,
     }),

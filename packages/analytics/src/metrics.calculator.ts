@@ -36,6 +36,8 @@ export interface TPreparedDataset {
   entries: TDatedRow[];
   sourceColumns: Record<TTrafficSourceId, TSourceColumns>;
   totalColumns: TTotalColumns;
+  /** Whether any source has at least one column. */
+  hasSourceColumns: boolean;
 }
 
 /** Which figures to count: one source, or the totals across sources. */
@@ -60,6 +62,9 @@ export function prepareDataset(rows: readonly TRowInput[]): TPreparedDataset {
     })),
     sourceColumns,
     totalColumns: resolveTotalColumns(headers),
+    hasSourceColumns: Object.values(sourceColumns).some((c) =>
+      Object.values(c).some((column) => column !== null),
+    ),
   };
 }
 
@@ -96,10 +101,13 @@ export function sourceCountsOfRow(row: TRowInput, columns: TSourceColumns): TCou
 }
 
 /**
- * Totals across sources in one row (spec section 3; issue 6 point 5). Each total comes from its
- * own column when the export has it ('Total First-Time Downloads', 'Total Redownloads',
- * 'Total Impressions', 'Total Downloads'); otherwise it is the sum over all seven sources, and
- * Total Downloads falls back to total first-time downloads + total redownloads.
+ * Totals across sources in one row (spec section 3; issue 6 point 5). First-time downloads,
+ * redownloads and impressions come from 'Total First-Time Downloads', 'Total Redownloads' and
+ * 'Total Impressions' when the export has them, else they are sums over all seven sources.
+ * Total Downloads comes from the 'Total Downloads' column; without it, it is the sum of the
+ * sources' total downloads (each first-time downloads + redownloads unless the source has its
+ * own Total Downloads column), or total first-time downloads + total redownloads when the
+ * export has no per-source columns at all.
  */
 export function totalCountsOfRow(row: TRowInput, dataset: TPreparedDataset): TCounts {
   const t = dataset.totalColumns;
@@ -111,13 +119,18 @@ export function totalCountsOfRow(row: TRowInput, dataset: TPreparedDataset): TCo
     return sum;
   };
   const firstTimeDownloads =
-    t.firstTimeDownloads === null ? perSource().firstTimeDownloads : cell(row, t.firstTimeDownloads);
+    t.firstTimeDownloads === null
+      ? perSource().firstTimeDownloads
+      : cell(row, t.firstTimeDownloads);
   const redownloads = t.redownloads === null ? perSource().redownloads : cell(row, t.redownloads);
+  let totalDownloads: number;
+  if (t.totalDownloads !== null) totalDownloads = cell(row, t.totalDownloads);
+  else if (dataset.hasSourceColumns) totalDownloads = perSource().totalDownloads;
+  else totalDownloads = firstTimeDownloads + redownloads;
   return {
     firstTimeDownloads,
     redownloads,
-    totalDownloads:
-      t.totalDownloads === null ? firstTimeDownloads + redownloads : cell(row, t.totalDownloads),
+    totalDownloads,
     impressions: t.impressions === null ? perSource().impressions : cell(row, t.impressions),
   };
 }

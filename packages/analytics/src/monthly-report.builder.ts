@@ -43,9 +43,7 @@ function emptySourceFigures(): TSourceFigures {
  * source order, sources with none left out. Labels show only for segments strictly above
  * 15%. Null, i.e. no bar, when those downloads add up to 0 (spec section 5).
  */
-export function buildComposition(
-  figures: TSourceFigures,
-): TMonthlyReport['composition'] {
+export function buildComposition(figures: TSourceFigures): TMonthlyReport['composition'] {
   const total = addCounts(...ALL_SOURCES.map((s) => figures[s.id])).totalDownloads;
   if (!(total > 0)) return null;
   const segments: TCompositionSegment[] = [];

@@ -44,7 +44,10 @@ const METRIC_KEYS = [
  * and flags ({@link changeFlag}). Rates are compared as relative changes of the rate (a rate
  * going from 2.0% to 2.5% is +25%), like the counts.
  */
-export function comparePeriods(current: TPeriodMetrics, previous: TPeriodMetrics): TMetricsComparison {
+export function comparePeriods(
+  current: TPeriodMetrics,
+  previous: TPeriodMetrics,
+): TMetricsComparison {
   const changes = {} as TPeriodChanges;
   const flags = {} as TPeriodFlags;
   for (const key of METRIC_KEYS) {

@@ -28,7 +28,10 @@ export const EXTRA_MONTHLY_SOURCES: readonly TTrafficSource[] = [
 ];
 
 /** All seven sources: the dashboard's four, then the monthly report's three. */
-export const ALL_SOURCES: readonly TTrafficSource[] = [...DASHBOARD_SOURCES, ...EXTRA_MONTHLY_SOURCES];
+export const ALL_SOURCES: readonly TTrafficSource[] = [
+  ...DASHBOARD_SOURCES,
+  ...EXTRA_MONTHLY_SOURCES,
+];
 
 /** Looks a source up by id. */
 export function getSource(id: TTrafficSourceId): TTrafficSource {

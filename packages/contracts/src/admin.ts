@@ -1,6 +1,11 @@
 import { z } from 'zod';
+import { ZAppId, ZIsoDateTime, ZUuid } from './common';
 
-/** An access code as admins see it (spec section 3: Access code). */
+/**
+ * An access code as admins see it (spec section 3: Access code). `code` is the canonical
+ * form (upper case, groups of four joined by dashes, e.g. `ABCD-EFGH-JKMN-PQRS`); timestamps
+ * are ISO 8601 UTC; `expires_at` null means it never expires.
+ */
 export const ZAccessCode = z.object({
   id: z.string(),
   code: z.string(),
@@ -8,22 +13,59 @@ export const ZAccessCode = z.object({
   uses: z.number().int(),
   is_admin: z.boolean(),
   active: z.boolean(),
-  expires_at: z.string().nullable(),
-  created_at: z.string(),
+  expires_at: ZIsoDateTime.nullable(),
+  created_at: ZIsoDateTime,
 });
 export type TAccessCode = z.infer<typeof ZAccessCode>;
 
-/** Body of `POST /api/admin/generate-code`: maxUses >= 1 (default 3), expiresIn days >= 1. */
-export const ZGenerateCodeBody = z.object({
-  maxUses: z.coerce.number().int('maxUses must be a whole number').min(1).default(3),
-  expiresIn: z.coerce.number().int('expiresIn must be a whole number of days').min(1).optional(),
-});
+/** A whole number >= 1 given as a JSON number or a numeric string (form fields). */
+const positiveWhole = (field: string, unit = '') =>
+  z.coerce
+    .number({ error: `${field} must be a number` })
+    .int(`${field} must be a whole number${unit}`)
+    .min(1, `${field} must be at least 1${unit}`);
+
+/**
+ * Body of `POST /api/admin/generate-code` (spec sections 5 and 9): `maxUses` >= 1 (default
+ * 3), optional `expiresIn` in days >= 1 (absent: the code never expires).
+ */
+export const ZGenerateCodeBody = z.preprocess(
+  // No body at all (null or undefined) means every default.
+  (body) => body ?? {},
+  z.object({
+    maxUses: positiveWhole('maxUses').max(1_000_000, 'maxUses must be at most 1000000').default(3),
+    expiresIn: positiveWhole('expiresIn', ' (days)')
+      .max(3650, 'expiresIn must be at most 3650 days')
+      .optional(),
+  }),
+);
 export type TGenerateCodeBody = z.infer<typeof ZGenerateCodeBody>;
 
-/** Answer of `POST /api/admin/generate-code`. */
+/** Answer of `POST /api/admin/generate-code`: the new code with its limits. */
 export const ZGenerateCodeAnswer = z.object({ code: ZAccessCode });
+export type TGenerateCodeAnswer = z.infer<typeof ZGenerateCodeAnswer>;
 
-/** Audit history item (spec section 3). */
+/** Path of `DELETE /api/admin/codes/{code}` (any case, dashes optional). */
+export const ZAdminCodeParams = z.object({
+  code: z.string().trim().min(1, 'code is required').max(64),
+});
+
+/**
+ * Answer of `DELETE /api/admin/codes/{code}`: the code, now inactive, and how many sessions
+ * opened with it were revoked.
+ */
+export const ZDeactivateCodeAnswer = z.object({
+  success: z.literal(true),
+  code: ZAccessCode,
+  revokedSessions: z.number().int(),
+});
+export type TDeactivateCodeAnswer = z.infer<typeof ZDeactivateCodeAnswer>;
+
+/**
+ * Audit history item (spec section 3), newest first: `accessCode` is the code the audit was
+ * started with (null when unknown), `isAdminCode` whether that was an admin code; `status`
+ * is the audit status (queued, running, done, failed) and `error` its user-facing error.
+ */
 export const ZAuditHistoryItem = z.object({
   id: z.string(),
   appName: z.string().nullable(),
@@ -32,11 +74,14 @@ export const ZAuditHistoryItem = z.object({
   isAdminCode: z.boolean(),
   status: z.string(),
   error: z.string().nullable(),
-  createdAt: z.string(),
+  createdAt: ZIsoDateTime,
 });
 export type TAuditHistoryItem = z.infer<typeof ZAuditHistoryItem>;
 
-/** Admin audits summary (spec section 3). */
+/**
+ * Admin audits summary (spec section 3): all audits grouped by app id, apps ordered by
+ * their latest audit, each app's audits newest first; `appName` is the latest known name.
+ */
 export const ZAdminAuditsSummary = z.object({
   totalAudits: z.number().int(),
   uniqueApps: z.number().int(),
@@ -44,37 +89,51 @@ export const ZAdminAuditsSummary = z.object({
     z.object({
       appId: z.string(),
       appName: z.string().nullable(),
-      audits: z.array(z.object({ id: z.string(), createdAt: z.string() })),
+      audits: z.array(z.object({ id: z.string(), createdAt: ZIsoDateTime })),
     }),
   ),
 });
 export type TAdminAuditsSummary = z.infer<typeof ZAdminAuditsSummary>;
 
-/** Feedback as the admin list shows it (spec section 3: Feedback). */
+/** Feedback as the admin list shows it (spec section 3: Feedback), newest first. */
 export const ZAdminFeedback = z.object({
   id: z.string(),
   auditId: z.string(),
   feedback: z.string(),
   appName: z.string().nullable(),
-  createdAt: z.string(),
+  createdAt: ZIsoDateTime,
 });
 export type TAdminFeedback = z.infer<typeof ZAdminFeedback>;
 
-/** One cached app (snapshots) in the admin cache management list. */
+/**
+ * One cached app (its snapshots in one storefront) in the admin cache management list:
+ * `snapshots` is how many scrapes are stored, `lastFetchedAt` the latest one.
+ */
 export const ZCachedApp = z.object({
   appId: z.string(),
   storefront: z.string(),
   appName: z.string().nullable(),
   snapshots: z.number().int(),
-  lastFetchedAt: z.string(),
+  lastFetchedAt: ZIsoDateTime,
 });
 export type TCachedApp = z.infer<typeof ZCachedApp>;
 
-/** Answer of `DELETE /api/admin/cache/app/{appId}`. */
+/** Path of `DELETE /api/admin/cache/app/{appId}`. */
+export const ZAdminCacheAppParams = z.object({ appId: ZAppId });
+
+/**
+ * Answer of `DELETE /api/admin/cache/app/{appId}`: `cleared` is how many snapshots were
+ * deleted (0 when none were cached), in every storefront.
+ */
 export const ZClearCacheAnswer = z.object({ appId: z.string(), cleared: z.number().int() });
+export type TClearCacheAnswer = z.infer<typeof ZClearCacheAnswer>;
+
+/** Path of `DELETE /api/admin/audits/{id}`. */
+export const ZAdminAuditParams = z.object({ id: ZUuid });
 
 /** Answer of `DELETE /api/admin/audits/{id}` (spec section 7). */
 export const ZDeleteAuditAnswer = z.object({
   success: z.literal(true),
   deletedAudit: z.object({ id: z.string(), appName: z.string().nullable() }),
 });
+export type TDeleteAuditAnswer = z.infer<typeof ZDeleteAuditAnswer>;

@@ -13,7 +13,9 @@ export const ZIsoDay = z
   .refine((value) => {
     const [y, m, d] = value.split('-').map(Number) as [number, number, number];
     const probe = new Date(Date.UTC(y, m - 1, d));
-    return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d;
+    return (
+      probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d
+    );
   }, 'not a real calendar day');
 export type TIsoDay = z.infer<typeof ZIsoDay>;
 
@@ -327,7 +329,8 @@ export const ZDashboardList = z.array(ZDashboard);
 export type TDashboardList = z.infer<typeof ZDashboardList>;
 
 /** Message of a save without app name or territory (spec section 8). */
-export const DASHBOARD_NAMING_MESSAGE = 'Missing app name or territory data needed for dashboard naming';
+export const DASHBOARD_NAMING_MESSAGE =
+  'Missing app name or territory data needed for dashboard naming';
 
 /**
  * Body of `POST /api/dashboards`. appName and territory are checked by the route (not here)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAppListing } from './listing';
 
 /** Keyword/metadata text limit in characters (spec section 5 and 9). */
 export const KEYWORDS_MAX_CHARS = 100;
@@ -10,19 +11,26 @@ export const MAX_COMPETITORS = 3;
  * gateway with `@aso/appstore` so the messages name the field.
  */
 export const ZAnalyzeRequest = z.object({
-  appStoreUrl: z.string().trim().min(1, 'appStoreUrl is required'),
+  // Emptiness is judged with the URL rules so the answer carries the spec's message.
+  appStoreUrl: z.string().max(2048, 'appStoreUrl is too long'),
   keywords: z
     .string()
     .max(KEYWORDS_MAX_CHARS, `keywords must be at most ${KEYWORDS_MAX_CHARS} characters`)
-    .optional(),
-  competitorUrl1: z.string().optional(),
-  competitorUrl2: z.string().optional(),
-  competitorUrl3: z.string().optional(),
+    .nullish(),
+  competitorUrl1: z.string().max(2048).nullish(),
+  competitorUrl2: z.string().max(2048).nullish(),
+  competitorUrl3: z.string().max(2048).nullish(),
 });
 export type TAnalyzeRequest = z.infer<typeof ZAnalyzeRequest>;
 
 /** Answer of `POST /api/analyze`: the new audit's id. */
 export const ZAnalyzeAnswer = z.object({ id: z.string() });
+
+/**
+ * Message of a rejected App Store URL in `POST /api/analyze` (spec section 8, 'Invalid URL'
+ * toast), prefixed by the field name in the answer.
+ */
+export const ANALYZE_URL_ERROR = 'Please enter a valid App Store URL (apps.apple.com)';
 
 /** In-app event of a listing (spec section 3: inAppEvents item). */
 export const ZInAppEvent = z.object({
@@ -99,6 +107,48 @@ export const ZRecommendation = z.object({
 });
 export type TRecommendation = z.infer<typeof ZRecommendation>;
 
+/** One app of an audit as stored in its inputs: id, storefront and normalised URL. */
+export const ZAuditApp = z.object({
+  appId: z.string(),
+  storefront: z.string(),
+  appStoreUrl: z.string(),
+});
+export type TAuditApp = z.infer<typeof ZAuditApp>;
+
+/**
+ * The `inputs` JSON of an `audits` row: what the user asked for, after validation (spec
+ * section 5: only valid, unique competitors, at most 3). `keywords` is the user's text, '' when
+ * none was entered.
+ */
+export const ZAuditInputs = z.object({
+  main: ZAuditApp,
+  competitors: z.array(ZAuditApp).max(MAX_COMPETITORS),
+  keywords: z.string(),
+});
+export type TAuditInputs = z.infer<typeof ZAuditInputs>;
+
+/**
+ * The `result` JSON of a finished audit, written once by the analysis job's `finalize` step:
+ * the listings it was computed from (main app and competitors, in input order), the analysis
+ * and the provider that produced it. `GET /api/audit/{id}` maps it to {@link ZAudit}.
+ */
+export const ZAuditResult = z.object({
+  // Lazy: listing.ts imports this module (ZInAppEvent), so ZAppListing is not yet defined
+  // while this module is evaluated.
+  main: z.lazy(() => ZAppListing),
+  competitors: z.array(z.lazy(() => ZAppListing)),
+  structuredAnalysis: ZStructuredAnalysis,
+  overallScore: z.number().int().min(0).max(100),
+  recommendations: z.array(ZRecommendation),
+  /** Per competitor, same order as `competitors`: the screenshot analysis text. */
+  competitorScreenshotAnalyses: z.array(z.string()),
+  provider: z.enum(['heuristic', 'openai']),
+  /** Model names used by the openai provider (null for heuristic). */
+  models: z.object({ text: z.string(), vision: z.string() }).nullable(),
+  generatedAt: z.string(),
+});
+export type TAuditResult = z.infer<typeof ZAuditResult>;
+
 export const ZAuditStatus = z.enum(['queued', 'running', 'done', 'failed']);
 export type TAuditStatus = z.infer<typeof ZAuditStatus>;
 
@@ -139,12 +189,29 @@ export const ZAudit = z.object({
 });
 export type TAudit = z.infer<typeof ZAudit>;
 
-/** Body of `POST /api/saved-audits` (spec section 3: Saved audit). */
+/** Longest saved audit name accepted (characters). */
+export const SAVED_AUDIT_NAME_MAX_CHARS = 200;
+
+/**
+ * Body of `POST /api/saved-audits` (spec section 3: Saved audit). `name` is what the client
+ * built ('<app name> <CC> <dd-mm-yyyy>', `buildSavedAuditName` of @aso/aso-rules); when it is
+ * missing or blank the server builds it the same way. `storefront` is two letters, default 'us'.
+ */
 export const ZSaveAuditBody = z.object({
-  auditId: z.string().min(1),
-  name: z.string().trim().min(1).max(200),
-  storefront: z.string().trim().toLowerCase().length(2).default('us'),
+  auditId: z.string().min(1, 'auditId is required'),
+  name: z
+    .string()
+    .trim()
+    .max(SAVED_AUDIT_NAME_MAX_CHARS, `name must be at most ${SAVED_AUDIT_NAME_MAX_CHARS} characters`)
+    .optional(),
+  storefront: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z]{2}$/, 'storefront must be a two-letter storefront code such as "us"')
+    .default('us'),
 });
+export type TSaveAuditBody = z.infer<typeof ZSaveAuditBody>;
 /** A saved audit. */
 export const ZSavedAudit = z.object({
   id: z.string(),

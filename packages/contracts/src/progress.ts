@@ -80,6 +80,12 @@ export const ZBusEvent = z.discriminatedUnion('type', [
     message: z.string(),
     at: z.string(),
     emittedAt: z.number(),
+    /**
+     * On a `cache_check` event with status `done`: true when a fresh snapshot was reused
+     * (DESIGN section 2, point 4), false when the store will be read. The gateway counts the
+     * hits in the aggregated `cache_check` message ('1 of 3 apps from cache').
+     */
+    cacheHit: z.boolean().optional(),
   }),
   z.object({ type: z.literal('step'), step: ZProgressStep, emittedAt: z.number() }),
   z.object({

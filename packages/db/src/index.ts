@@ -9,3 +9,4 @@ export * from './repositories/access.repository';
 export * from './repositories/audit.repository';
 export * from './repositories/snapshot.repository';
 export * from './repositories/analytics.repository';
+export * from './repositories/admin.repository';

@@ -1,19 +1,34 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import { JOBS, QUEUES, type TJobData, type TJobName, type TQueueName } from './catalog';
+import { JOBS, type TJobData, type TJobName, type TQueueName } from './catalog';
 
-/** Typed access to every queue for producers (the gateway). */
+/**
+ * Typed access to every queue for producers (the gateway). Queues are opened on first use, so
+ * a gateway that starts while Redis is down opens nothing until a call needs Redis.
+ */
 export class Producers {
-  readonly queues: Record<TQueueName, Queue>;
+  private readonly open = new Map<TQueueName, Queue>();
 
   /**
    * @param connection an ioredis connection made with role `producer` (fails fast when Redis is
    *   down) or connection options.
    * @param prefix BullMQ key prefix.
    */
-  constructor(connection: ConnectionOptions, readonly prefix: string) {
-    this.queues = Object.fromEntries(
-      Object.values(QUEUES).map((q) => [q, new Queue(q, { connection, prefix })]),
-    ) as Record<TQueueName, Queue>;
+  constructor(
+    private readonly connection: ConnectionOptions,
+    readonly prefix: string,
+  ) {}
+
+  /** The queue named `name` (opened on first call). */
+  queue(name: TQueueName): Queue {
+    let q = this.open.get(name);
+    if (!q) {
+      q = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      // Connection errors surface on the calls that need Redis (and on /readyz); without a
+      // listener they would be thrown as unhandled errors.
+      q.on('error', () => undefined);
+      this.open.set(name, q);
+    }
+    return q;
   }
 
   /**
@@ -23,11 +38,11 @@ export class Producers {
   async add<N extends TJobName>(name: N, data: TJobData<N>, opts: JobsOptions = {}) {
     const def = JOBS[name];
     const payload = def.schema.parse(data) as TJobData<N>;
-    return this.queues[def.queue].add(name, payload, { ...def.options, ...opts });
+    return this.queue(def.queue).add(name, payload, { ...def.options, ...opts });
   }
 
-  /** Closes every queue's connection. */
+  /** Closes every opened queue. */
   async close(): Promise<void> {
-    await Promise.all(Object.values(this.queues).map((q) => q.close()));
+    await Promise.all([...this.open.values()].map((q) => q.close()));
   }
 }

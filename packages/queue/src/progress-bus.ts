@@ -204,6 +204,8 @@ export class ProgressSubscriber {
   /** Unsubscribes and drops every listener (the connection is the caller's to close). */
   async close(): Promise<void> {
     this.listeners.clear();
-    if (this.started) await this.sub.unsubscribe(this.bus.channel).catch(() => undefined);
+    if (this.started && this.sub.status === 'ready') {
+      await this.sub.unsubscribe(this.bus.channel).catch(() => undefined);
+    }
   }
 }

@@ -27,7 +27,9 @@ export function createRedis(url: string, opts: CreateRedisOptions): Redis {
   const byRole: Record<RedisRole, RedisOptions> = {
     worker: { maxRetriesPerRequest: null, enableReadyCheck: false },
     subscriber: { maxRetriesPerRequest: null },
-    producer: { maxRetriesPerRequest: 1, enableOfflineQueue: false },
+    // Commands wait for the first connection, but while Redis is down they fail after one
+    // reconnect attempt instead of queueing forever.
+    producer: { maxRetriesPerRequest: 1 },
   };
   return new Redis(url, { ...common, ...byRole[opts.role] });
 }

@@ -12,4 +12,14 @@ export const ZWorkerBaseEnv = z.object({
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   /** Prefix of every BullMQ and progress key in Redis. */
   QUEUE_PREFIX: z.string().min(1).default('aso'),
+  /**
+   * How long a worker's lock on an active job lasts without renewal (ms; BullMQ
+   * `lockDuration`, default 30 000). A worker that dies loses its jobs' locks after this.
+   */
+  LOCK_DURATION_MS: z.coerce.number().int().min(500).default(30_000),
+  /**
+   * How often a worker looks for stalled jobs (locks expired because their worker died) and
+   * hands them to another worker (ms; BullMQ `stalledInterval`, default 30 000).
+   */
+  STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
 });

@@ -99,7 +99,9 @@ export async function runWorkerService(opts: WorkerServiceOptions): Promise<Work
       const done = Promise.all(workers.map((w) => w.close())).then(() => 'closed' as const);
       if ((await Promise.race([done, timer])) === 'timeout') {
         log.warn({ timeoutMs: timeout }, 'in-flight jobs did not finish in time; they will be retried after the stall interval');
-        await Promise.all(workers.map((w) => w.close(true)));
+        // Drop the connections: lock renewal stops, so once the lock expires BullMQ's stall
+        // check hands the job to another worker.
+        await Promise.all(workers.map((w) => w.disconnect()));
       }
       await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
       await opts.onClose?.();

@@ -1,9 +1,151 @@
+import { Worker } from 'bullmq';
+import {
+  ZAppListing,
+  ZAuditInputs,
+  ZAuditResult,
+  type TAppListing,
+  type TAuditResult,
+} from '@aso/contracts';
+import { analyzeListing } from '@aso/aso-rules';
+import { findAudit, finalizeAudit, markAuditRunning } from '@aso/db';
 import { UnrecoverableError, type JobHandler } from '@aso/queue';
 import type { WorkerDeps } from './service';
+import { appendDoneStep, appendTerminalOnce, runStep } from './analysis.steps';
+import { ModelRateLimitedError, type TAnalysisContext } from './providers/provider.types';
 
-/** Builds the `analysis` job handler (DESIGN section 2, point 5). */
-export function createAnalysisHandler(_deps: WorkerDeps): JobHandler<'analysis'> {
-  return async () => {
-    throw new UnrecoverableError('analysis handler not built yet');
+/** A failure a retry cannot fix, whose message is shown to the user as is. */
+export class AnalysisFailure extends UnrecoverableError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AnalysisFailure';
+  }
+}
+
+/**
+ * Reads the listings returned by the audit's `scrape` children (`job.getChildrenValues()`,
+ * keyed by child job key): each value is a `TAppListing`, or an object carrying one under
+ * `listing`. Values that are not listings are skipped. Returns them by app id.
+ */
+export function readChildListings(values: Record<string, unknown>): Map<string, TAppListing> {
+  const out = new Map<string, TAppListing>();
+  for (const value of Object.values(values)) {
+    const candidate =
+      value && typeof value === 'object' && 'listing' in value ? (value as { listing: unknown }).listing : value;
+    const parsed = ZAppListing.safeParse(candidate);
+    if (parsed.success) out.set(parsed.data.appId, parsed.data);
+  }
+  return out;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * Builds the `analysis` job handler (DESIGN section 2, point 5). It runs when every `scrape`
+ * child completed, and:
+ * 1. skips an audit already `failed`, and for one already `done` (a retried job) only makes
+ *    sure its `complete` event exists;
+ * 2. marks the audit `running`, reads the children's listings (main app and competitors, in
+ *    the user's order) and computes the rule-based audit;
+ * 3. runs `ai_screenshot_analysis` -> `ai_structured_analysis` -> `ai_recommendations` with
+ *    the configured provider, each reported `in_progress` then `done` on the progress stream;
+ * 4. `finalize` writes the result once (a conditional UPDATE: a retried or concurrent job
+ *    cannot write twice), then `done` and the `complete` event (appended at most once).
+ *
+ * A 429 from the model pauses the whole queue for the time asked (BullMQ rate limiter) and
+ * puts the job back without using an attempt, until `OPENAI_RATE_LIMIT_MAX_WAIT_MS` after the
+ * audit was queued; then the audit fails. Failures are recorded by the worker's `failed` hook
+ * (`createFailureHandler`).
+ */
+export function createAnalysisHandler(deps: WorkerDeps): JobHandler<'analysis'> {
+  return async ({ auditId }, job, signal) => {
+    const audit = await findAudit(deps.db, auditId);
+    if (!audit) throw new UnrecoverableError(`audit ${auditId} does not exist`);
+    if (audit.status === 'failed') return { auditId, status: 'failed' };
+    if (audit.status === 'done') {
+      await appendTerminalOnce(deps.redis, deps.bus, auditId, { type: 'complete', auditId, emittedAt: Date.now() });
+      return { auditId, status: 'done' };
+    }
+    await markAuditRunning(deps.db, auditId);
+
+    const inputs = ZAuditInputs.parse(audit.inputs);
+    const listings = readChildListings(await job.getChildrenValues());
+    const main = listings.get(inputs.main.appId);
+    if (!main) throw new AnalysisFailure('The App Store data of the app could not be read. Please try again.');
+    const competitors = inputs.competitors.flatMap((c) => {
+      const l = listings.get(c.appId);
+      return l ? [l] : [];
+    });
+
+    const provider = await deps.provider();
+    const ctx: TAnalysisContext = {
+      main,
+      competitors,
+      keywords: inputs.keywords,
+      heuristic: analyzeListing({ main, competitors, keywords: inputs.keywords }),
+      signal,
+    };
+    const apps = plural(1 + competitors.length, 'app');
+
+    let result: TAuditResult;
+    try {
+      const shots = await runStep(
+        deps.bus,
+        auditId,
+        'ai_screenshot_analysis',
+        `Analyzing the screenshots of ${apps}`,
+        () => provider.screenshots(ctx),
+        () => `Analyzed the screenshots of ${apps}`,
+      );
+      const structured = await runStep(
+        deps.bus,
+        auditId,
+        'ai_structured_analysis',
+        'Analyzing title, subtitle, keywords, icon, video, screenshots, rating, category and in-app events',
+        () => provider.structured(ctx, shots),
+        () => `Analyzed 9 sections: overall score ${ctx.heuristic.overallScore}/100`,
+      );
+      const recommendations = await runStep(
+        deps.bus,
+        auditId,
+        'ai_recommendations',
+        'Generating recommendations',
+        () => provider.recommendations(ctx, structured),
+        (r) => `Generated ${plural(r.length, 'recommendation')}`,
+      );
+      result = ZAuditResult.parse({
+        main,
+        competitors,
+        structuredAnalysis: structured,
+        overallScore: ctx.heuristic.overallScore,
+        recommendations,
+        competitorScreenshotAnalyses: shots.competitorScreenshotAnalyses,
+        provider: provider.name,
+        models: provider.models,
+        generatedAt: new Date().toISOString(),
+      });
+    } catch (err) {
+      if (err instanceof ModelRateLimitedError) {
+        if (Date.now() - job.timestamp > deps.env.OPENAI_RATE_LIMIT_MAX_WAIT_MS) {
+          throw new AnalysisFailure('The AI provider is too busy right now (rate limited). Please try again later.');
+        }
+        deps.log.warn({ auditId, retryAfterMs: err.retryAfterMs }, 'model rate limit: pausing the analysis queue');
+        await deps.worker().rateLimit(err.retryAfterMs);
+        throw Worker.RateLimitError();
+      }
+      if (err instanceof Error && err.name === 'InvalidModelOutputError') throw new AnalysisFailure(err.message);
+      throw err;
+    }
+
+    const wrote = await runStep(
+      deps.bus,
+      auditId,
+      'finalize',
+      'Finalizing the audit',
+      () => finalizeAudit(deps.db, auditId, { result, appName: main.appName, provider: provider.name }),
+      (w) => (w ? 'Audit saved' : 'Audit already saved'),
+    );
+    if (wrote) await appendDoneStep(deps.bus, auditId, 'done', `Audit complete: overall score ${result.overallScore}/100`);
+    await appendTerminalOnce(deps.redis, deps.bus, auditId, { type: 'complete', auditId, emittedAt: Date.now() });
+    return { auditId, status: 'done', overallScore: result.overallScore };
   };
 }

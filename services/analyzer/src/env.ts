@@ -18,8 +18,33 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   OPENAI_VISION_MODEL: z.string().default('gpt-4o-mini'),
   /** Timeout of one model call (ms). */
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  /**
+   * Pause of the analysis queue after the model answered 429 without a Retry-After (ms).
+   * With one, the pause is what the server asked for.
+   */
+  OPENAI_RATE_LIMIT_PAUSE_MS: z.coerce.number().int().min(100).default(10_000),
+  /**
+   * How long an audit may keep waiting on 429 answers, counted from when it was queued (ms);
+   * past it the audit fails with a message asking to try again later.
+   */
+  OPENAI_RATE_LIMIT_MAX_WAIT_MS: z.coerce.number().int().min(1000).default(15 * 60_000),
+  /** iPhone screenshots per app sent to the vision model (the first ones matter most). */
+  OPENAI_MAX_SCREENSHOTS: z.coerce.number().int().min(1).max(10).default(5),
 });
 export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
+
+/**
+ * The analysis provider in use: `AI_PROVIDER` when set, else `openai` when `OPENAI_API_KEY`
+ * is set, else `heuristic` (DESIGN section 2, analysis providers). Throws when `openai` is
+ * asked for without a key.
+ */
+export function selectProvider(env: Pick<TWorkerEnv, 'AI_PROVIDER' | 'OPENAI_API_KEY'>): 'heuristic' | 'openai' {
+  const provider = env.AI_PROVIDER ?? (env.OPENAI_API_KEY ? 'openai' : 'heuristic');
+  if (provider === 'openai' && !env.OPENAI_API_KEY) {
+    throw new Error('AI_PROVIDER=openai needs OPENAI_API_KEY');
+  }
+  return provider;
+}
 
 /** Parses `source`; throws an Error naming each bad variable. */
 export const parseWorkerEnv = (source: Record<string, string | undefined>): TWorkerEnv =>

@@ -1,19 +1,52 @@
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { createDb, type Db } from '@aso/db';
 import { createRedis, createTypedWorker, ProgressBus, runWorkerService, type WorkerService } from '@aso/queue';
-import type { TWorkerEnv } from './env';
+import { selectProvider, type TWorkerEnv } from './env';
 import { createAnalysisHandler } from './analysis.handler';
+import { createFailureHandler } from './audit-failure.hook';
+import { heuristicProvider } from './providers/heuristic.provider';
+import type { TAnalysisProvider } from './providers/provider.types';
 
 /** What the analyzer's handlers use. */
 export interface WorkerDeps {
   env: TWorkerEnv;
   db: Db;
+  /** Command connection (progress appends, terminal-event guards, failed children's reasons). */
+  redis: Redis;
   bus: ProgressBus;
   log: Logger;
+  /** The configured provider, created on first use (the openai package loads lazily). */
+  provider: () => Promise<TAnalysisProvider>;
+  /** The running worker (for its rate limiter). */
+  worker: () => Worker;
+}
+
+/** Returns a memoised factory of the provider `env` selects (see `selectProvider`). */
+export function providerFactory(env: TWorkerEnv): () => Promise<TAnalysisProvider> {
+  const name = selectProvider(env);
+  let made: Promise<TAnalysisProvider> | null = null;
+  return () =>
+    (made ??=
+      name === 'heuristic'
+        ? Promise.resolve(heuristicProvider)
+        : import('./providers/openai.provider').then(({ createOpenAiProvider }) =>
+            createOpenAiProvider({
+              apiKey: env.OPENAI_API_KEY!,
+              baseURL: env.OPENAI_BASE_URL,
+              model: env.OPENAI_MODEL,
+              visionModel: env.OPENAI_VISION_MODEL,
+              timeoutMs: env.OPENAI_TIMEOUT_MS,
+              maxScreenshots: env.OPENAI_MAX_SCREENSHOTS,
+              rateLimitPauseMs: env.OPENAI_RATE_LIMIT_PAUSE_MS,
+            }),
+          ));
 }
 
 /**
- * Starts the analyzer worker on the `analysis` queue with `env.CONCURRENCY` jobs at once.
+ * Starts the analyzer worker on the `analysis` queue with `env.CONCURRENCY` jobs at once, the
+ * configured lock duration and stall interval, and the failure hook that ends failed audits.
  * `handleSignals: false` lets tests close it themselves.
  */
 export async function startAnalyzer(
@@ -21,19 +54,43 @@ export async function startAnalyzer(
   opts: { handleSignals?: boolean; log?: Logger } = {},
 ): Promise<WorkerService> {
   const log = opts.log ?? pino({ name: 'analyzer', level: env.LOG_LEVEL });
+  const provider = providerFactory(env);
   const db = createDb(env.DATABASE_URL, { max: env.CONCURRENCY + 2 });
   const redis = createRedis(env.REDIS_URL, { role: 'worker', name: 'analyzer:commands' });
   const bus = new ProgressBus(redis, { prefix: env.QUEUE_PREFIX });
-  const deps: WorkerDeps = { env, db, bus, log };
-  const worker = createTypedWorker(
+  let worker: Worker | null = null;
+  const deps: WorkerDeps = {
+    env,
+    db,
+    redis,
+    bus,
+    log,
+    provider,
+    worker: () => {
+      if (!worker) throw new Error('analyzer worker not started');
+      return worker;
+    },
+  };
+  log.info({ provider: selectProvider(env) }, 'analysis provider');
+  worker = createTypedWorker(
     'analysis',
     { analysis: createAnalysisHandler(deps) },
     {
       connection: createRedis(env.REDIS_URL, { role: 'worker', name: 'analyzer:worker' }),
       prefix: env.QUEUE_PREFIX,
       concurrency: env.CONCURRENCY,
+      lockDuration: env.LOCK_DURATION_MS,
+      stalledInterval: env.STALLED_INTERVAL_MS,
     },
   );
+  const onFailed = createFailureHandler(deps);
+  const pending = new Set<Promise<void>>();
+  worker.on('failed', (job, err) => {
+    const p = onFailed(job, err)
+      .catch((e: unknown) => log.error({ err: e, jobId: job?.id }, 'could not record the failed audit'))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  });
   return runWorkerService({
     name: 'analyzer',
     log,
@@ -42,6 +99,7 @@ export async function startAnalyzer(
     healthPort: env.HEALTH_PORT,
     handleSignals: opts.handleSignals,
     onClose: async () => {
+      await Promise.allSettled([...pending]);
       redis.disconnect();
       await db.destroy();
     },

@@ -4,6 +4,7 @@ import type { TApiEnv } from './env';
 import { errorHandlerPlugin } from './plugins/error-handler.plugin';
 import { infraPlugin } from './plugins/infra.plugin';
 import { authPlugin } from './plugins/auth.plugin';
+import { rateLimitPlugin } from './plugins/rate-limit.plugin';
 import { healthRoutes } from './routes/health.routes';
 import { authRoutes } from './routes/auth.routes';
 import { adminRoutes } from './routes/admin.routes';
@@ -28,6 +29,7 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
 
   await fastify.register(errorHandlerPlugin);
   await fastify.register(infraPlugin, { config });
+  await fastify.register(rateLimitPlugin);
   await fastify.register(authPlugin);
 
   await fastify.register(healthRoutes);

@@ -1,5 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LOG_LEVELS, parseEnv } from '@aso/contracts';
+
+/** `apps/web/dist` of this checkout, found from this file's place (services/api/src). */
+const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../../apps/web/dist', import.meta.url));
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -34,8 +38,8 @@ export const ZApiEnv = z.object({
   UPLOAD_WAIT_MS: z.coerce.number().int().min(1000).default(60_000),
   /** Days a merged dataset (and its uploads) is kept. */
   DATASET_TTL_DAYS: z.coerce.number().min(0).default(30),
-  /** Folder of the built web app to serve; empty disables. */
-  WEB_DIST_DIR: z.string().optional(),
+  /** Folder of the built web app to serve; empty disables. Default: the repo's `apps/web/dist`. */
+  WEB_DIST_DIR: z.string().default(DEFAULT_WEB_DIST_DIR),
   /** Heartbeat comment interval on SSE streams (ms). */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(1000).default(15_000),
 });

@@ -13,18 +13,15 @@ export interface TResolveArtworkOptions {
   format?: string | null;
 }
 
+const FORMATS: Record<string, TArtworkFormat> = {
+  jpg: 'jpg',
+  jpeg: 'jpg',
+  png: 'png',
+  webp: 'webp',
+};
+
 function normaliseFormat(format: string | null | undefined): TArtworkFormat | null {
-  switch (format?.toLowerCase()) {
-    case 'jpg':
-    case 'jpeg':
-      return 'jpg';
-    case 'png':
-      return 'png';
-    case 'webp':
-      return 'webp';
-    default:
-      return null;
-  }
+  return (format && FORMATS[format.toLowerCase()]) || null;
 }
 
 /**

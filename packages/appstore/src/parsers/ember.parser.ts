@@ -47,10 +47,14 @@ export function findEmberAppRecord(shoeboxText: string, appId?: string): TRecord
   try {
     outer = JSON.parse(shoeboxText);
   } catch (error) {
-    throw new PageParseError('ember', `the ${EMBER_SHOEBOX_ID} script is not JSON (${String(error)})`);
+    throw new PageParseError(
+      'ember',
+      `the ${EMBER_SHOEBOX_ID} script is not JSON (${String(error)})`,
+    );
   }
   const entries = asRecord(outer);
-  if (!entries) throw new PageParseError('ember', `the ${EMBER_SHOEBOX_ID} script is not a JSON object`);
+  if (!entries)
+    throw new PageParseError('ember', `the ${EMBER_SHOEBOX_ID} script is not a JSON object`);
   const candidates: TRecord[] = [];
   for (const value of Object.values(entries)) {
     let inner: unknown = value;
@@ -84,8 +88,7 @@ function platformsOf(attributes: TRecord): Array<[string, TRecord]> {
     .map(([name, value]) => [name, asRecord(value)] as const)
     .filter((e): e is readonly [string, TRecord] => e[1] !== null)
     .sort(
-      ([a], [b]) =>
-        (PLATFORM_ORDER.indexOf(a) + 1 || 99) - (PLATFORM_ORDER.indexOf(b) + 1 || 99),
+      ([a], [b]) => (PLATFORM_ORDER.indexOf(a) + 1 || 99) - (PLATFORM_ORDER.indexOf(b) + 1 || 99),
     )
     .map(([name, value]) => [name, value]);
 }
@@ -127,17 +130,27 @@ function previews(platforms: Array<[string, TRecord]>): TPreviewVideo[] {
   for (const [, platform] of platforms) {
     const custom = asRecord(defaultCustomAttributes(platform).customVideoPreviewsByType);
     const byType =
-      custom && Object.keys(custom).length > 0 ? custom : (asRecord(platform.videoPreviewsByType) ?? {});
+      custom && Object.keys(custom).length > 0
+        ? custom
+        : (asRecord(platform.videoPreviewsByType) ?? {});
     for (const [deviceType, items] of Object.entries(byType)) {
       const device = deviceClassOf(deviceType);
       if (!device) continue;
       for (const item of asArray(items)) {
         const v = asRecord(item);
         const videoUrl = typeof v?.video === 'string' ? v.video : null;
-        if (!videoUrl || found.some((p) => p.videoUrl === videoUrl && p.deviceType === deviceType)) {
+        if (
+          !videoUrl ||
+          found.some((p) => p.videoUrl === videoUrl && p.deviceType === deviceType)
+        ) {
           continue;
         }
-        found.push({ device, deviceType, videoUrl, posterUrl: artworkUrl(v?.previewFrame)?.url ?? null });
+        found.push({
+          device,
+          deviceType,
+          videoUrl,
+          posterUrl: artworkUrl(v?.previewFrame)?.url ?? null,
+        });
       }
     }
   }
@@ -156,7 +169,7 @@ function inAppEvents(record: TRecord): TListingInAppEvent[] {
     const str = (v: unknown) => (typeof v === 'string' ? v : null);
     return [
       {
-        id: String(event.id ?? ''),
+        id: typeof event.id === 'string' || typeof event.id === 'number' ? String(event.id) : '',
         timeIndicator: timeIndicatorOf(badgeKind),
         eventImage: artworkUrl(a.lockupArtwork)?.url ?? artworkUrl(a.artwork)?.url ?? null,
         eventBadge: cleanText(a.kind) ?? '',
@@ -263,9 +276,7 @@ export function emberValues(record: TRecord): Partial<TListingValues> {
   if (url) values.appStoreUrl = url;
   const bundleId = cleanText(main.bundleId);
   if (bundleId) values.bundleId = bundleId;
-  const age = cleanText(
-    asRecord(asRecord(attributes.contentRatingsBySystem)?.appsApple)?.name,
-  );
+  const age = cleanText(asRecord(asRecord(attributes.contentRatingsBySystem)?.appsApple)?.name);
   if (age) values.ageRating = age;
   const promo = defaultCustomAttributes(main).customPromotionalText;
   values.promotionalText = cleanText(promo) ?? cleanText(asRecord(promo)?.standard);

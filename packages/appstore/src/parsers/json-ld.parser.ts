@@ -14,7 +14,9 @@ const APP_TYPES = new Set(['SoftwareApplication', 'MobileApplication']);
 
 function isAppBlock(block: TRecord): boolean {
   const type = block['@type'];
-  return (Array.isArray(type) ? type : [type]).some((t) => typeof t === 'string' && APP_TYPES.has(t));
+  return (Array.isArray(type) ? type : [type]).some(
+    (t) => typeof t === 'string' && APP_TYPES.has(t),
+  );
 }
 
 /**

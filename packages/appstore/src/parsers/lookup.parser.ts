@@ -95,7 +95,9 @@ export function lookupValues(result: TRecord): Partial<TListingValues> {
   const description = cleanText(result.description);
   if (description) values.description = description;
   const icon =
-    cleanText(result.artworkUrl512) ?? cleanText(result.artworkUrl100) ?? cleanText(result.artworkUrl60);
+    cleanText(result.artworkUrl512) ??
+    cleanText(result.artworkUrl100) ??
+    cleanText(result.artworkUrl60);
   if (icon) values.iconUrl = icon;
 
   const screenshots: TScreenshotsByDevice = {};
@@ -126,7 +128,9 @@ export function lookupValues(result: TRecord): Partial<TListingValues> {
     values.version = version;
     values.releaseNotes = cleanText(result.releaseNotes);
   }
-  const codes = asArray(result.languageCodesISO2A).filter((c): c is string => typeof c === 'string');
+  const codes = asArray(result.languageCodesISO2A).filter(
+    (c): c is string => typeof c === 'string',
+  );
   if (codes.length > 0) values.languages = codes.map(languageName);
   const url = storeUrl(result.trackViewUrl);
   if (url) values.appStoreUrl = url;

@@ -50,7 +50,10 @@ export function detectPageLayout(html: string): TParsedPageLayout | null {
  * Throws `UnknownPageLayoutError` (naming every marker looked for) when no parser recognises
  * the page, and `PageParseError` when a marker is present but its data cannot be read.
  */
-export function parseProductPage(html: string, context: TPageParseContext = {}): TParsedProductPage {
+export function parseProductPage(
+  html: string,
+  context: TPageParseContext = {},
+): TParsedProductPage {
   const page = scanPage(html);
   const parser = PAGE_PARSERS.find((p) => p.detect(page));
   if (!parser) throw new UnknownPageLayoutError(PAGE_PARSERS.map((p) => p.marker));

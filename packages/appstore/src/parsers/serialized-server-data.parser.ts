@@ -28,12 +28,18 @@ export function findServerDataModel(text: string): TRecord {
   try {
     root = JSON.parse(text);
   } catch (error) {
-    throw new PageParseError('2025', `the ${SERVER_DATA_SCRIPT_ID} script is not JSON (${String(error)})`);
+    throw new PageParseError(
+      '2025',
+      `the ${SERVER_DATA_SCRIPT_ID} script is not JSON (${String(error)})`,
+    );
   }
   const entries = Array.isArray(root) ? root : asArray(asRecord(root)?.data);
   const model = asRecord(asRecord(entries[0])?.data);
   if (!model) {
-    throw new PageParseError('2025', `the ${SERVER_DATA_SCRIPT_ID} script has no data[0].data page model`);
+    throw new PageParseError(
+      '2025',
+      `the ${SERVER_DATA_SCRIPT_ID} script has no data[0].data page model`,
+    );
   }
   return model;
 }
@@ -84,7 +90,13 @@ function ratings(shelves: TRecord): Partial<TListingValues> {
   const counts = asArray(item?.ratingCounts).map(toNumber);
   if (counts.length === 5 && counts.every((c) => c !== null)) {
     const [five, four, three, two, one] = counts.map((c) => Math.round(c ?? 0));
-    values.ratingHistogram = { '1': one!, '2': two!, '3': three!, '4': four!, '5': five! } satisfies TRatingHistogram;
+    values.ratingHistogram = {
+      '1': one!,
+      '2': two!,
+      '3': three!,
+      '4': four!,
+      '5': five!,
+    } satisfies TRatingHistogram;
   }
   return values;
 }
@@ -114,7 +126,9 @@ function media(shelves: TRecord): { sets: TScreenshotSet[]; previews: TPreviewVi
     }
     sets.push(set);
   }
-  previews.sort((a, b) => previewOrder(a.device, a.deviceType) - previewOrder(b.device, b.deviceType));
+  previews.sort(
+    (a, b) => previewOrder(a.device, a.deviceType) - previewOrder(b.device, b.deviceType),
+  );
   return { sets, previews };
 }
 

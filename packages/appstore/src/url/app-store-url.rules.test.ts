@@ -18,87 +18,88 @@ const SPOTIFY_NORMALIZED =
   'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580?platform=iphone';
 
 describe('parseAppStoreUrl: accepted inputs', () => {
-  const cases: Array<[label: string, input: string, appId: string, cc: string, normalized: string]> =
+  const cases: Array<
+    [label: string, input: string, appId: string, cc: string, normalized: string]
+  > = [
+    ['canonical product page', SPOTIFY, '324684580', 'us', SPOTIFY_NORMALIZED],
     [
-      ['canonical product page', SPOTIFY, '324684580', 'us', SPOTIFY_NORMALIZED],
-      [
-        'surrounding whitespace and newline',
-        `  \n${SPOTIFY}\t `,
-        '324684580',
-        'us',
-        SPOTIFY_NORMALIZED,
-      ],
-      [
-        'upper-case ID prefix',
-        'https://apps.apple.com/us/app/spotify-music-and-podcasts/ID324684580',
-        '324684580',
-        'us',
-        SPOTIFY_NORMALIZED,
-      ],
-      [
-        'extra query parameters are dropped, platform forced',
-        'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580?uo=4&platform=ipad&mt=8',
-        '324684580',
-        'us',
-        SPOTIFY_NORMALIZED,
-      ],
-      [
-        'fragment is dropped',
-        'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580#reviews',
-        '324684580',
-        'us',
-        SPOTIFY_NORMALIZED,
-      ],
-      [
-        '/app/id<digits> without slug',
-        'https://apps.apple.com/gb/app/id389801252',
-        '389801252',
-        'gb',
-        'https://apps.apple.com/gb/app/id389801252?platform=iphone',
-      ],
-      [
-        'no storefront segment defaults to us',
-        'https://apps.apple.com/app/instagram/id389801252',
-        '389801252',
-        'us',
-        'https://apps.apple.com/us/app/instagram/id389801252?platform=iphone',
-      ],
-      [
-        'upper-case storefront and host',
-        'HTTPS://APPS.APPLE.COM/DE/app/instagram/id389801252',
-        '389801252',
-        'de',
-        'https://apps.apple.com/de/app/instagram/id389801252?platform=iphone',
-      ],
-      [
-        'legacy itunes.apple.com link',
-        'https://itunes.apple.com/us/app/rivian/id1570215232?mt=8',
-        '1570215232',
-        'us',
-        'https://apps.apple.com/us/app/rivian/id1570215232?platform=iphone',
-      ],
-      [
-        'http scheme is upgraded',
-        'http://apps.apple.com/fr/app/tiktok/id835599320',
-        '835599320',
-        'fr',
-        'https://apps.apple.com/fr/app/tiktok/id835599320?platform=iphone',
-      ],
-      [
-        'trailing slash',
-        'https://apps.apple.com/us/app/rivian/id1570215232/',
-        '1570215232',
-        'us',
-        'https://apps.apple.com/us/app/rivian/id1570215232?platform=iphone',
-      ],
-      [
-        'explicit default port is normalised away by URL parsing',
-        'https://apps.apple.com:443/us/app/rivian/id1570215232',
-        '1570215232',
-        'us',
-        'https://apps.apple.com/us/app/rivian/id1570215232?platform=iphone',
-      ],
-    ];
+      'surrounding whitespace and newline',
+      `  \n${SPOTIFY}\t `,
+      '324684580',
+      'us',
+      SPOTIFY_NORMALIZED,
+    ],
+    [
+      'upper-case ID prefix',
+      'https://apps.apple.com/us/app/spotify-music-and-podcasts/ID324684580',
+      '324684580',
+      'us',
+      SPOTIFY_NORMALIZED,
+    ],
+    [
+      'extra query parameters are dropped, platform forced',
+      'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580?uo=4&platform=ipad&mt=8',
+      '324684580',
+      'us',
+      SPOTIFY_NORMALIZED,
+    ],
+    [
+      'fragment is dropped',
+      'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580#reviews',
+      '324684580',
+      'us',
+      SPOTIFY_NORMALIZED,
+    ],
+    [
+      '/app/id<digits> without slug',
+      'https://apps.apple.com/gb/app/id389801252',
+      '389801252',
+      'gb',
+      'https://apps.apple.com/gb/app/id389801252?platform=iphone',
+    ],
+    [
+      'no storefront segment defaults to us',
+      'https://apps.apple.com/app/instagram/id389801252',
+      '389801252',
+      'us',
+      'https://apps.apple.com/us/app/instagram/id389801252?platform=iphone',
+    ],
+    [
+      'upper-case storefront and host',
+      'HTTPS://APPS.APPLE.COM/DE/app/instagram/id389801252',
+      '389801252',
+      'de',
+      'https://apps.apple.com/de/app/instagram/id389801252?platform=iphone',
+    ],
+    [
+      'legacy itunes.apple.com link',
+      'https://itunes.apple.com/us/app/rivian/id1570215232?mt=8',
+      '1570215232',
+      'us',
+      'https://apps.apple.com/us/app/rivian/id1570215232?platform=iphone',
+    ],
+    [
+      'http scheme is upgraded',
+      'http://apps.apple.com/fr/app/tiktok/id835599320',
+      '835599320',
+      'fr',
+      'https://apps.apple.com/fr/app/tiktok/id835599320?platform=iphone',
+    ],
+    [
+      'trailing slash',
+      'https://apps.apple.com/us/app/rivian/id1570215232/',
+      '1570215232',
+      'us',
+      'https://apps.apple.com/us/app/rivian/id1570215232?platform=iphone',
+    ],
+    [
+      'explicit default port is normalised away by URL parsing',
+      'https://apps.apple.com:443/us/app/rivian/id1570215232',
+      '1570215232',
+      'us',
+      'https://apps.apple.com/us/app/rivian/id1570215232?platform=iphone',
+    ],
+  ];
 
   it.each(cases)('%s', (_label, input, appId, cc, normalized) => {
     expect(parseAppStoreUrl(input)).toEqual({
@@ -127,11 +128,19 @@ describe('parseAppStoreUrl: rejected inputs', () => {
     ['look-alike host suffix', 'https://apps.apple.com.evil.com/us/app/x/id123', URL_ERROR_INVALID],
     ['look-alike host prefix', 'https://evilapps.apple.com/us/app/x/id123', URL_ERROR_INVALID],
     ['other apple host', 'https://www.apple.com/us/app/x/id123', URL_ERROR_INVALID],
-    ['user info before the real host', 'https://apps.apple.com@evil.com/us/app/x/id123', URL_ERROR_INVALID],
+    [
+      'user info before the real host',
+      'https://apps.apple.com@evil.com/us/app/x/id123',
+      URL_ERROR_INVALID,
+    ],
     ['user info on the real host', 'https://user@apps.apple.com/us/app/x/id123', URL_ERROR_INVALID],
     ['user and password', 'https://user:pw@apps.apple.com/us/app/x/id123', URL_ERROR_INVALID],
     ['host only in the path', 'https://evil.com/apps.apple.com/us/app/x/id123', URL_ERROR_INVALID],
-    ['host only in the query', 'https://evil.com/?u=https://apps.apple.com/app/id123', URL_ERROR_INVALID],
+    [
+      'host only in the query',
+      'https://evil.com/?u=https://apps.apple.com/app/id123',
+      URL_ERROR_INVALID,
+    ],
     ['ftp scheme', 'ftp://apps.apple.com/us/app/x/id123', URL_ERROR_INVALID],
     ['javascript scheme', 'javascript:alert("apps.apple.com/id123")', URL_ERROR_INVALID],
     ['itms-apps scheme', 'itms-apps://apps.apple.com/us/app/x/id123', URL_ERROR_INVALID],
@@ -141,7 +150,11 @@ describe('parseAppStoreUrl: rejected inputs', () => {
     ['IP address', 'https://17.253.144.10/us/app/x/id123', URL_ERROR_INVALID],
     ['no id segment', 'https://apps.apple.com/us/app/spotify', URL_ERROR_NO_APP_ID],
     ['id without digits', 'https://apps.apple.com/us/app/spotify/id', URL_ERROR_NO_APP_ID],
-    ['id with letters after digits', 'https://apps.apple.com/us/app/x/id123abc', URL_ERROR_NO_APP_ID],
+    [
+      'id with letters after digits',
+      'https://apps.apple.com/us/app/x/id123abc',
+      URL_ERROR_NO_APP_ID,
+    ],
     ['id only in the query', 'https://apps.apple.com/us/app/x?id=123', URL_ERROR_NO_APP_ID],
     ['store root', 'https://apps.apple.com/', URL_ERROR_NO_APP_ID],
   ];
@@ -154,7 +167,9 @@ describe('parseAppStoreUrl: rejected inputs', () => {
 
 describe('buildAppStoreUrl', () => {
   it('builds the normalised URL', () => {
-    expect(buildAppStoreUrl('123', 'gb')).toBe('https://apps.apple.com/gb/app/id123?platform=iphone');
+    expect(buildAppStoreUrl('123', 'gb')).toBe(
+      'https://apps.apple.com/gb/app/id123?platform=iphone',
+    );
     expect(buildAppStoreUrl('123', 'us', 'my-app')).toBe(
       'https://apps.apple.com/us/app/my-app/id123?platform=iphone',
     );
@@ -182,7 +197,11 @@ describe('competitor rules', () => {
       ['https://itunes.apple.com/gb/app/x/ID324684580', '', TIKTOK],
       [0],
     ],
-    ['repeated among competitors: later ones flagged', [INSTAGRAM, TIKTOK, `${INSTAGRAM}?x=1`], [2]],
+    [
+      'repeated among competitors: later ones flagged',
+      [INSTAGRAM, TIKTOK, `${INSTAGRAM}?x=1`],
+      [2],
+    ],
     ['empty and invalid fields are never duplicates', ['', 'nope', ''], []],
     ['three copies of one app', [TIKTOK, TIKTOK.replace('id', 'ID'), TIKTOK], [1, 2]],
   ];

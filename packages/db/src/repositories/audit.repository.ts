@@ -1,1 +1,171 @@
-export {};
+import { sql } from 'kysely';
+import type { Db } from '../client';
+import type { AuditRow, FeedbackRow, SavedAuditRow } from '../schema';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * True when `id` has the shape of a UUID. Ids from URLs are checked first so a malformed one
+ * reads as "not found" instead of a PostgreSQL cast error.
+ */
+export function isUuid(id: string): boolean {
+  return UUID.test(id);
+}
+
+/** What {@link insertAudit} stores. `inputs` is the validated request (contracts `TAuditInputs`). */
+export interface NewAuditInput {
+  userId: string;
+  accessCodeId: string | null;
+  appId: string;
+  storefront: string;
+  appStoreUrl: string;
+  inputs: Record<string, unknown>;
+}
+
+/** Inserts an audit with status `queued` and returns the row. */
+export async function insertAudit(db: Db, input: NewAuditInput): Promise<AuditRow> {
+  return db
+    .insertInto('audits')
+    .values({
+      user_id: input.userId,
+      access_code_id: input.accessCodeId,
+      app_id: input.appId,
+      storefront: input.storefront,
+      app_store_url: input.appStoreUrl,
+      inputs: JSON.stringify(input.inputs),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The audit with `id`, or null (also for an id that is not a UUID). */
+export async function findAudit(db: Db, id: string): Promise<AuditRow | null> {
+  if (!isUuid(id)) return null;
+  return (await db.selectFrom('audits').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** The audit with `id` when `userId` owns it, else null (never tells the two apart). */
+export async function findOwnedAudit(db: Db, id: string, userId: string): Promise<AuditRow | null> {
+  if (!isUuid(id)) return null;
+  return (
+    (await db
+      .selectFrom('audits')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+/** Moves a `queued` audit to `running` (sets `started_at`). Returns true when it changed. */
+export async function markAuditRunning(db: Db, id: string): Promise<boolean> {
+  const res = await db
+    .updateTable('audits')
+    .set({ status: 'running', started_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+/** The finished result written by {@link finalizeAudit}. */
+export interface AuditResultInput {
+  result: Record<string, unknown>;
+  appName: string;
+  provider: string;
+}
+
+/**
+ * Writes the result and status `done`, once: the UPDATE only matches an audit that is still
+ * `queued` or `running`, so a retried or duplicated finalize changes nothing and returns false.
+ * Returns true for the one call that wrote.
+ */
+export async function finalizeAudit(db: Db, id: string, input: AuditResultInput): Promise<boolean> {
+  const res = await db
+    .updateTable('audits')
+    .set({
+      status: 'done',
+      result: JSON.stringify(input.result),
+      app_name: input.appName,
+      provider: input.provider,
+      error: null,
+      completed_at: sql<Date>`now()`,
+    })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+/**
+ * Marks an unfinished audit `failed` with a user-facing `message`. Returns true for the one
+ * call that changed it (false when it was already done or failed), so the caller emits the
+ * `error` event exactly once.
+ */
+export async function failAudit(db: Db, id: string, message: string): Promise<boolean> {
+  const res = await db
+    .updateTable('audits')
+    .set({ status: 'failed', error: message, completed_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+/** Inserts a saved audit for `userId`. */
+export async function insertSavedAudit(
+  db: Db,
+  input: { userId: string; auditId: string; name: string; storefront: string },
+): Promise<SavedAuditRow> {
+  return db
+    .insertInto('saved_audits')
+    .values({ user_id: input.userId, audit_id: input.auditId, name: input.name, storefront: input.storefront })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The user's saved audits, newest first. */
+export async function listSavedAudits(db: Db, userId: string): Promise<SavedAuditRow[]> {
+  return db
+    .selectFrom('saved_audits')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Deletes the user's saved audit `id`. Returns false when it does not exist or is someone else's. */
+export async function deleteSavedAudit(db: Db, id: string, userId: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const res = await db
+    .deleteFrom('saved_audits')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return res.numDeletedRows > 0n;
+}
+
+/** Inserts feedback about an audit. */
+export async function insertFeedback(
+  db: Db,
+  input: { auditId: string; userId: string; feedback: string },
+): Promise<FeedbackRow> {
+  return db
+    .insertInto('feedback')
+    .values({ audit_id: input.auditId, user_id: input.userId, feedback: input.feedback })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Feedback about one audit, oldest first. */
+export async function listAuditFeedback(db: Db, auditId: string): Promise<FeedbackRow[]> {
+  if (!isUuid(auditId)) return [];
+  return db
+    .selectFrom('feedback')
+    .selectAll()
+    .where('audit_id', '=', auditId)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+}

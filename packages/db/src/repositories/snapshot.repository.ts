@@ -1,1 +1,121 @@
-export {};
+import { sql } from 'kysely';
+import type { Db } from '../client';
+import type { AppSnapshotRow } from '../schema';
+
+/**
+ * `app_snapshots` (DESIGN section 2 point 4, section 4): every successful scrape of one app in
+ * one storefront is a new row, so the table is both the scraper's cache (the latest row younger
+ * than the cache TTL is reused) and the app's history (the latest two are compared field by
+ * field with `diffListings` of @aso/appstore). Rows are read newest first by
+ * `(fetched_at desc, id desc)`, the order of the `app_snapshots_lookup_idx` index; the id breaks
+ * ties between scrapes stored within the same microsecond.
+ */
+
+/** What {@link insertSnapshot} stores. */
+export interface NewSnapshotInput {
+  /** App id (digits). */
+  appId: string;
+  /** Two-letter storefront, lower case. */
+  storefront: string;
+  /** The listing's app name, kept in its own column for the admin cache list; null when unknown. */
+  appName: string | null;
+  /** When the store was read (ISO 8601 or Date): the listing's `fetchedAt`. */
+  fetchedAt: string | Date;
+  /** Product page layout the listing was read from (`ember`, `2025`, `jsonld`, `none`). */
+  sourceLayout: string;
+  /** The normalised listing (contracts `TAppListing`), stored as JSONB. */
+  listing: Record<string, unknown>;
+}
+
+/** Inserts one snapshot (a new history row; nothing is overwritten) and returns the row. */
+export async function insertSnapshot(db: Db, input: NewSnapshotInput): Promise<AppSnapshotRow> {
+  return db
+    .insertInto('app_snapshots')
+    .values({
+      app_id: input.appId,
+      storefront: input.storefront,
+      app_name: input.appName,
+      fetched_at: input.fetchedAt,
+      source_layout: input.sourceLayout,
+      listing: JSON.stringify(input.listing),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * The latest snapshot of app `appId` in `storefront` fetched less than `maxAgeSeconds` ago
+ * (by the database clock), or null. `maxAgeSeconds` 0 never finds one (the cache is off).
+ * This is the scraper's `cache_check` (`APP_CACHE_TTL`, default 24 h).
+ */
+export async function findFreshSnapshot(
+  db: Db,
+  appId: string,
+  storefront: string,
+  maxAgeSeconds: number,
+): Promise<AppSnapshotRow | null> {
+  if (!(maxAgeSeconds > 0)) return null;
+  return (
+    (await db
+      .selectFrom('app_snapshots')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('storefront', '=', storefront)
+      .where('fetched_at', '>', sql<Date>`now() - make_interval(secs => ${maxAgeSeconds})`)
+      .orderBy('fetched_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+/**
+ * The stored snapshots of app `appId` in `storefront`, newest first, at most `limit` (default
+ * 50): the app's listing history.
+ */
+export async function listSnapshotHistory(
+  db: Db,
+  appId: string,
+  storefront: string,
+  limit = 50,
+): Promise<AppSnapshotRow[]> {
+  return db
+    .selectFrom('app_snapshots')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .where('storefront', '=', storefront)
+    .orderBy('fetched_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The latest two snapshots of an app, for `diffListings(previous.listing, latest.listing)`. */
+export interface SnapshotPair {
+  latest: AppSnapshotRow;
+  /** The snapshot before `latest`; null when only one is stored. */
+  previous: AppSnapshotRow | null;
+}
+
+/**
+ * The latest two snapshots of app `appId` in `storefront` (issue 4 point 5: what changed
+ * between the last two scrapes), or null when none is stored.
+ */
+export async function findLatestSnapshotPair(
+  db: Db,
+  appId: string,
+  storefront: string,
+): Promise<SnapshotPair | null> {
+  const [latest, previous] = await listSnapshotHistory(db, appId, storefront, 2);
+  return latest ? { latest, previous: previous ?? null } : null;
+}
+
+/**
+ * Deletes every stored snapshot of app `appId` in every storefront (the admin's "Clear Cache",
+ * `DELETE /api/admin/cache/app/{appId}`), so the next audit of the app scrapes the store again.
+ * This also drops the app's history. Returns how many rows were deleted (0 when none).
+ */
+export async function deleteSnapshotsForApp(db: Db, appId: string): Promise<number> {
+  const res = await db.deleteFrom('app_snapshots').where('app_id', '=', appId).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

@@ -1,23 +1,37 @@
-import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { findLiveSession, type SessionIdentity } from '@aso/db';
-import { unauthorized } from '../lib/app-error';
+import { forbidden, unauthorized } from '../lib/app-error';
+import { ensureAdminAccessCode, findAdminCode } from '../services/access.service';
+import { canonicalAccessCode, hashToken } from '../services/credentials.service';
+
+export { hashToken } from '../services/credentials.service';
+
+/** How often the admin code bootstrap is retried while PostgreSQL is unreachable at start (ms). */
+const BOOTSTRAP_RETRY_MS = 5_000;
+
+/** Longest bearer token looked at; a longer one is refused unread. */
+const MAX_TOKEN_CHARS = 200;
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by `app.requireUser`; null before it runs. */
     identity: SessionIdentity | null;
+    /** Set by `app.requireAdmin`: the live admin code of the request; null before it runs. */
+    adminCode: { id: string; code: string } | null;
   }
   interface FastifyInstance {
     /** preHandler: 401 unless the request carries a live bearer session (DESIGN section 5). */
     requireUser: (req: FastifyRequest) => Promise<void>;
+    /**
+     * preHandler of every admin route: 403 unless `x-access-code` holds a live admin code
+     * (active, unexpired, `is_admin`), compared in constant time. Failed codes count towards
+     * the admin rate limit per IP; once it is reached the answer is 429 before any check.
+     * A missing header is 403 too, whatever the bearer token: the admin credential is the
+     * code, and 401 is kept for dead sessions (on 401 the client drops its session token).
+     */
+    requireAdmin: (req: FastifyRequest) => Promise<void>;
   }
-}
-
-/** Hex SHA-256 of a session token: the only form in which tokens are stored. */
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
 /** The bearer token of a request, or null. */
@@ -28,21 +42,73 @@ export function bearerToken(req: FastifyRequest): string | null {
   return m?.[1] ?? null;
 }
 
+/** The `x-access-code` header of a request (trimmed), or null when absent or blank. */
+export function presentedAdminCode(req: FastifyRequest): string | null {
+  const h = req.headers['x-access-code'];
+  const v = (Array.isArray(h) ? h[0] : h)?.trim();
+  return v ? v : null;
+}
+
 /** Resolves the request's session identity (null when missing, unknown, expired or revoked). */
 export async function identify(req: FastifyRequest): Promise<SessionIdentity | null> {
   const token = bearerToken(req);
-  if (!token || token.length > 200) return null;
+  if (!token || token.length > MAX_TOKEN_CHARS) return null;
   return findLiveSession(req.server.db, hashToken(token));
 }
 
-/** Decorates `requireUser` and `request.identity`. */
+/**
+ * Decorates `requireUser`, `requireAdmin`, `request.identity` and `request.adminCode`, and
+ * creates the first admin code from `ADMIN_ACCESS_CODE` when the server is ready (retried in
+ * the background while PostgreSQL is down, so the gateway still starts). Needs the
+ * rate-limit plugin (for `app.accessLimits`) registered before the first request.
+ */
 export const authPlugin = fp(async (app) => {
   app.decorateRequest('identity', null);
+  app.decorateRequest('adminCode', null);
+
   app.decorate('requireUser', async (req: FastifyRequest) => {
     const identity = await identify(req);
-    if (!identity) throw unauthorized('Your session has expired or is invalid. Please sign in again.');
+    if (!identity)
+      throw unauthorized('Your session has expired or is invalid. Please sign in again.');
     req.identity = identity;
   });
+
+  app.decorate('requireAdmin', async (req: FastifyRequest) => {
+    const presented = presentedAdminCode(req);
+    if (!presented) throw forbidden('Admin access code required');
+    await app.accessLimits.adminByIp.check(req);
+    const admin = await findAdminCode(app.db, presented);
+    if (!admin) {
+      await app.accessLimits.adminByIp.hit(req);
+      throw forbidden('Invalid admin code');
+    }
+    req.adminCode = admin;
+  });
+
+  const adminCode = app.config.ADMIN_ACCESS_CODE;
+  if (adminCode) {
+    // A configuration mistake: fail the start rather than retry forever.
+    if (!/[0-9A-Z]/.test(canonicalAccessCode(adminCode))) {
+      throw new Error('ADMIN_ACCESS_CODE must contain letters or digits');
+    }
+    let retry: NodeJS.Timeout | undefined;
+    let closed = false;
+    const bootstrap = async (): Promise<void> => {
+      try {
+        await ensureAdminAccessCode(app.db, adminCode, app.log);
+      } catch (err) {
+        if (closed) return;
+        app.log.error({ err }, 'could not create the ADMIN_ACCESS_CODE admin code; retrying');
+        retry = setTimeout(() => void bootstrap(), BOOTSTRAP_RETRY_MS);
+        retry.unref();
+      }
+    };
+    app.addHook('onReady', bootstrap);
+    app.addHook('onClose', async () => {
+      closed = true;
+      clearTimeout(retry);
+    });
+  }
 });
 
 /** The identity set by `requireUser` (throws 401 if the route forgot the preHandler). */

@@ -54,8 +54,11 @@ export const infraPlugin = fp<{ config: TApiEnv }>(async (app, { config }) => {
   });
 
   app.addHook('onClose', async () => {
-    await progress.close();
-    await producers.close().catch(() => undefined);
+    // Graceful closes wait for Redis; when it is down they would hang, so they are bounded.
+    const bounded = (p: Promise<unknown>) =>
+      Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, 2_000).unref())]);
+    await bounded(progress.close());
+    await bounded(producers.close());
     for (const c of [redis, queueConn, sub]) c.disconnect();
     await db.destroy();
   });

@@ -1,3 +1,94 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZAccessCode,
+  ZAdminAuditParams,
+  ZAdminAuditsSummary,
+  ZAdminCacheAppParams,
+  ZAdminCodeParams,
+  ZAdminFeedback,
+  ZAuditHistoryItem,
+  ZCachedApp,
+  ZClearCacheAnswer,
+  ZDeactivateCodeAnswer,
+  ZDeleteAuditAnswer,
+  ZGenerateCodeAnswer,
+  ZGenerateCodeBody,
+} from '@aso/contracts';
+import { activeAccessCodes, createAccessCode, deactivateCode } from '../services/access.service';
+import {
+  adminFeedbacks,
+  auditHistory,
+  auditsSummary,
+  cachedApps,
+  clearAppCache,
+  removeAudit,
+} from '../services/admin.service';
 
-export const adminRoutes: FastifyPluginAsyncZod = async () => {};
+/**
+ * Admin calls (spec sections 6 and 7), under `/api/admin`. Every route first runs
+ * `app.requireAdmin` as an `onRequest` hook, so a caller without a live admin code in
+ * `x-access-code` gets 403 (429 after too many wrong codes) before any input is read.
+ *
+ * Reads: `GET /codes` (active codes, newest first), `/feedbacks`, `/audit-history` (latest
+ * 500 each, newest first), `/audits` (summary grouped by app), `/cache` (cached apps).
+ * Writes: `POST /generate-code`, `DELETE /codes/{code}` (deactivate, revoke its sessions),
+ * `DELETE /cache/app/{appId}` (drop that app's snapshots), `DELETE /audits/{id}` (404 unknown).
+ */
+export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.requireAdmin);
+
+  app.get('/codes', { schema: { response: { 200: z.array(ZAccessCode) } } }, async () =>
+    activeAccessCodes(app.db),
+  );
+
+  app.post(
+    '/generate-code',
+    { schema: { body: ZGenerateCodeBody, response: { 200: ZGenerateCodeAnswer } } },
+    async (req) => ({
+      code: await createAccessCode(app.db, {
+        maxUses: req.body.maxUses,
+        expiresInDays: req.body.expiresIn,
+      }),
+    }),
+  );
+
+  app.delete(
+    '/codes/:code',
+    { schema: { params: ZAdminCodeParams, response: { 200: ZDeactivateCodeAnswer } } },
+    async (req) => ({
+      success: true as const,
+      ...(await deactivateCode(app.db, req.params.code, req.adminCode?.id ?? null)),
+    }),
+  );
+
+  app.get('/feedbacks', { schema: { response: { 200: z.array(ZAdminFeedback) } } }, async () =>
+    adminFeedbacks(app.db),
+  );
+
+  app.get(
+    '/audit-history',
+    { schema: { response: { 200: z.array(ZAuditHistoryItem) } } },
+    async () => auditHistory(app.db),
+  );
+
+  app.get('/audits', { schema: { response: { 200: ZAdminAuditsSummary } } }, async () =>
+    auditsSummary(app.db),
+  );
+
+  app.delete(
+    '/audits/:id',
+    { schema: { params: ZAdminAuditParams, response: { 200: ZDeleteAuditAnswer } } },
+    async (req) => removeAudit(app.db, req.params.id),
+  );
+
+  app.get('/cache', { schema: { response: { 200: z.array(ZCachedApp) } } }, async () =>
+    cachedApps(app.db),
+  );
+
+  app.delete(
+    '/cache/app/:appId',
+    { schema: { params: ZAdminCacheAppParams, response: { 200: ZClearCacheAnswer } } },
+    async (req) => clearAppCache(app.db, req.params.appId),
+  );
+};

@@ -1,3 +1,115 @@
+import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZAnalyzeAnswer,
+  ZAnalyzeRequest,
+  ZAudit,
+  ZFeedback,
+  ZFeedbackBody,
+  ZSaveAuditBody,
+  ZSavedAudit,
+} from '@aso/contracts';
+import { findAudit, findOwnedAudit } from '@aso/db';
+import { FlowProducer } from '@aso/queue';
+import { currentUser, presentedAdminCode } from '../plugins/auth.plugin';
+import { notFound } from '../lib/app-error';
+import {
+  addFeedback,
+  auditFeedback,
+  buildAuditInputs,
+  removeSavedAudit,
+  saveAudit,
+  savedAudits,
+  startAudit,
+  toAudit,
+} from '../services/audit.service';
 
-export const auditRoutes: FastifyPluginAsyncZod = async () => {};
+const ZIdParams = z.object({ id: z.string().min(1).max(64) });
+const ZAuditIdParams = z.object({ auditId: z.string().min(1).max(64) });
+
+/**
+ * Audit routes (spec section 7, issue 5 points 1, 4, 5, 6), under `/api`:
+ * - `POST /analyze` (signed in, rate-limited per user): validates, creates the audit and its
+ *   BullMQ flow, answers `{ id }` at once;
+ * - `GET /audit/{id}`: the spec's Audit, for its owner, or an admin (`x-access-code`); 404
+ *   otherwise;
+ * - `POST|GET /saved-audits`, `DELETE /saved-audits/{id}`: the caller's saved audits;
+ * - `POST /feedback`, `GET /feedback/{auditId}`: feedback on the caller's own audits.
+ * Someone else's object always answers 404, never 403, so ids cannot be probed.
+ */
+export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Shares the gateway's producer connection (a flow add is one MULTI, nothing blocking).
+  const flows = new FlowProducer({ connection: app.redis, prefix: app.config.QUEUE_PREFIX });
+  flows.on('error', (err) => app.log.debug({ err }, 'flow producer error'));
+  app.addHook('onClose', async () => {
+    await Promise.race([flows.close().catch(() => undefined), new Promise((r) => setTimeout(r, 2_000).unref())]);
+  });
+
+  const analyzeLimit = app.perUserRateLimit('analyze', app.config.ANALYZE_RATE_LIMIT_PER_MIN);
+
+  app.post(
+    '/analyze',
+    {
+      preHandler: [app.requireUser, analyzeLimit],
+      schema: { body: ZAnalyzeRequest, response: { 200: ZAnalyzeAnswer } },
+    },
+    async (req) => {
+      const inputs = buildAuditInputs(req.body);
+      const id = await startAudit({ db: app.db, flows }, currentUser(req), inputs);
+      req.log.info({ auditId: id, appId: inputs.main.appId, competitors: inputs.competitors.length }, 'audit queued');
+      return { id };
+    },
+  );
+
+  // An admin code in `x-access-code` reads any audit (admin history); otherwise a session.
+  const userOrAdmin = async (req: FastifyRequest) => {
+    if (presentedAdminCode(req)) await app.requireAdmin(req);
+    else await app.requireUser(req);
+  };
+
+  app.get(
+    '/audit/:id',
+    { preHandler: userOrAdmin, schema: { params: ZIdParams, response: { 200: ZAudit } } },
+    async (req) => {
+      const row = req.adminCode
+        ? await findAudit(app.db, req.params.id)
+        : await findOwnedAudit(app.db, req.params.id, currentUser(req).userId);
+      if (!row) throw notFound('Audit not found');
+      return toAudit(row);
+    },
+  );
+
+  app.post(
+    '/saved-audits',
+    { preHandler: app.requireUser, schema: { body: ZSaveAuditBody, response: { 200: ZSavedAudit } } },
+    async (req) => saveAudit(app.db, currentUser(req).userId, req.body),
+  );
+
+  app.get(
+    '/saved-audits',
+    { preHandler: app.requireUser, schema: { response: { 200: z.array(ZSavedAudit) } } },
+    async (req) => savedAudits(app.db, currentUser(req).userId),
+  );
+
+  app.delete(
+    '/saved-audits/:id',
+    { preHandler: app.requireUser, schema: { params: ZIdParams } },
+    async (req, reply) => {
+      await removeSavedAudit(app.db, currentUser(req).userId, req.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/feedback',
+    { preHandler: app.requireUser, schema: { body: ZFeedbackBody, response: { 200: ZFeedback } } },
+    async (req) => addFeedback(app.db, currentUser(req).userId, req.body.auditId, req.body.feedback),
+  );
+
+  app.get(
+    '/feedback/:auditId',
+    { preHandler: app.requireUser, schema: { params: ZAuditIdParams, response: { 200: z.array(ZFeedback) } } },
+    async (req) => auditFeedback(app.db, currentUser(req).userId, req.params.auditId),
+  );
+};

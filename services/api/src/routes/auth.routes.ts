@@ -1,3 +1,73 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZCheckAccessAnswer,
+  ZCredentials,
+  ZMeAnswer,
+  ZOk,
+  ZSessionAnswer,
+  type TCheckAccessAnswer,
+} from '@aso/contracts';
+import { bearerToken, currentUser, identify, presentedAdminCode } from '../plugins/auth.plugin';
+import {
+  findAdminCode,
+  identityUser,
+  loginUser,
+  logoutSession,
+  registerUser,
+} from '../services/access.service';
 
-export const authRoutes: FastifyPluginAsyncZod = async () => {};
+/**
+ * Sign-up, sign-in and session calls (spec section 7, DESIGN section 5), under `/api`:
+ *
+ * - `POST /register`, `POST /login`: `{ email, accessCode }` -> `{ sessionToken, user }`.
+ *   Refusals: 400 naming the bad field, 401 'Invalid email or access code', 403 for a
+ *   deactivated, expired or (register only) used-up code, 409 for a taken email (register),
+ *   429 past `AUTH_RATE_LIMIT_PER_MIN` per IP (counted before the body is read) or per email.
+ * - `POST /logout`: revokes the bearer session; `{ success: true }` even when the token is
+ *   missing or already dead, since the client clears its session whatever the answer.
+ * - `GET /check-access`: with `x-access-code` -> `{ isAdmin }` (rate limited per IP); otherwise
+ *   `{ isUser, user }`, 200 with `isUser: false, user: null` for a missing or dead token so the
+ *   client drops it (spec section 4).
+ * - `GET /me`: `{ user }` for a live session, 401 otherwise.
+ */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const settings = { ttlDays: app.config.SESSION_TTL_DAYS };
+  const { authByIp, authByEmail, adminByIp } = app.accessLimits;
+  const credentialsRoute = {
+    schema: { body: ZCredentials, response: { 200: ZSessionAnswer } },
+    onRequest: authByIp.hit,
+    preHandler: authByEmail.hit,
+  };
+
+  app.post('/register', credentialsRoute, async (req) => registerUser(app.db, req.body, settings));
+
+  app.post('/login', credentialsRoute, async (req) => loginUser(app.db, req.body, settings));
+
+  app.post('/logout', { schema: { response: { 200: ZOk } } }, async (req) => {
+    await logoutSession(app.db, bearerToken(req));
+    return { success: true as const };
+  });
+
+  app.get(
+    '/check-access',
+    { schema: { response: { 200: ZCheckAccessAnswer } } },
+    async (req): Promise<TCheckAccessAnswer> => {
+      const presented = presentedAdminCode(req);
+      if (presented) {
+        await adminByIp.hit(req);
+        const admin = await findAdminCode(app.db, presented);
+        return { isAdmin: admin !== null };
+      }
+      const identity = await identify(req);
+      return identity
+        ? { isUser: true, user: identityUser(identity) }
+        : { isUser: false, user: null };
+    },
+  );
+
+  app.get(
+    '/me',
+    { schema: { response: { 200: ZMeAnswer } }, preHandler: app.requireUser },
+    async (req) => ({ user: identityUser(currentUser(req)) }),
+  );
+};

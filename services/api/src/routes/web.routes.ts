@@ -1,3 +1,81 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
-export const webRoutes: FastifyPluginAsyncZod = async () => {};
+/**
+ * Hosts the store's media come from: artwork and screenshots on `*.mzstatic.com`, app preview
+ * videos (HLS playlists and segments) on `*.itunes.apple.com` (e.g. apptrailers.itunes.apple.com).
+ */
+export const STORE_MEDIA_HOSTS = ['https://*.mzstatic.com', 'https://*.itunes.apple.com'] as const;
+
+/**
+ * Content-Security-Policy of the web app (issue 7 point 9): scripts only from this origin (no
+ * inline script, no eval); images and media from this origin and the store's hosts; `blob:`
+ * for hls.js, which plays HLS through MediaSource object URLs; fetches to this origin (the
+ * API) and the store's video hosts (hls.js downloads playlists and segments). Inline styles
+ * stay allowed: Radix and react-remove-scroll inject small `<style>` elements.
+ */
+export const WEB_CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  scriptSrcAttr: ["'none'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:', ...STORE_MEDIA_HOSTS],
+  mediaSrc: ["'self'", 'blob:', ...STORE_MEDIA_HOSTS],
+  connectSrc: ["'self'", ...STORE_MEDIA_HOSTS],
+  fontSrc: ["'self'", 'data:'],
+  workerSrc: ["'self'", 'blob:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+/** True for paths the SPA fallback must not answer: the API and anything that names a file. */
+function isApiOrFilePath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/') || /\/[^/]+\.[a-z0-9]+$/i.test(pathname);
+}
+
+/**
+ * Serves the built web app (`config.WEB_DIST_DIR`, normally `apps/web/dist`) with security
+ * headers (helmet + the CSP above) on every answer of this plugin:
+ * - files of the build (hashed `/assets/*` cached for a year, the rest revalidated);
+ * - any other GET that is not under `/api` and does not name a file: `index.html`, so the
+ *   client router handles `/`, `/results/:id`, `/admin` and its own 404 page.
+ * When the folder has no `index.html` (not built, or WEB_DIST_DIR empty) nothing is served
+ * and a warning says how to build it.
+ */
+export const webRoutes: FastifyPluginAsyncZod = async (app) => {
+  const root = app.config.WEB_DIST_DIR;
+  if (!root || !existsSync(join(root, 'index.html'))) {
+    app.log.warn({ root }, 'web app not served: no index.html (build it with `pnpm --filter @aso/web build`)');
+    return;
+  }
+
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: WEB_CSP_DIRECTIVES },
+    // Store images are cross-origin without CORP headers; requiring them would blank every image.
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: false,
+    setHeaders: (reply, filePath) => {
+      void reply.header(
+        'cache-control',
+        /[\\/]assets[\\/]/.test(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+
+  app.get('/*', (req, reply) => {
+    const pathname = req.url.split('?')[0] ?? '/';
+    if (isApiOrFilePath(pathname)) return reply.callNotFound();
+    return reply.sendFile('index.html');
+  });
+};

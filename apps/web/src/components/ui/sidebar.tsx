@@ -1,0 +1,351 @@
+/**
+ * The shadcn/ui sidebar, written for this app (spec section 2 "Sidebar behaviour", section 9):
+ * - Ctrl/Cmd+B toggles it;
+ * - the expanded/collapsed state is kept in the `sidebar_state` cookie for 7 days;
+ * - 16rem wide, 3rem when collapsed to icons, and below 768 px a slide-in sheet 18rem wide.
+ */
+import { Slot } from '@radix-ui/react-slot';
+import { PanelLeftIcon } from 'lucide-react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ComponentProps,
+  type CSSProperties,
+} from 'react';
+import { Button } from '@/components/ui/button';
+import { Separator } from '@/components/ui/separator';
+import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
+import { useIsMobile } from '@/hooks/use-mobile';
+import { cn } from '@/lib/utils';
+
+/** Cookie holding `true` (expanded) or `false` (collapsed). */
+export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
+/** Cookie lifetime: 7 days, in seconds (spec section 9). */
+export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
+export const SIDEBAR_WIDTH = '16rem';
+export const SIDEBAR_WIDTH_MOBILE = '18rem';
+export const SIDEBAR_WIDTH_ICON = '3rem';
+/** With Ctrl (or Cmd on macOS) toggles the sidebar. */
+export const SIDEBAR_KEYBOARD_SHORTCUT = 'b';
+
+/** Reads the remembered state from `document.cookie`; undefined when none is stored. */
+export function readSidebarCookie(cookie: string): boolean | undefined {
+  const match = new RegExp(`(?:^|;\\s*)${SIDEBAR_COOKIE_NAME}=(true|false)`).exec(cookie);
+  return match ? match[1] === 'true' : undefined;
+}
+
+interface SidebarContextValue {
+  state: 'expanded' | 'collapsed';
+  open: boolean;
+  setOpen: (open: boolean) => void;
+  openMobile: boolean;
+  setOpenMobile: (open: boolean) => void;
+  isMobile: boolean;
+  toggleSidebar: () => void;
+}
+
+const SidebarContext = createContext<SidebarContextValue | null>(null);
+
+/** The sidebar's state; throws outside {@link SidebarProvider}. */
+export function useSidebar(): SidebarContextValue {
+  const ctx = useContext(SidebarContext);
+  if (!ctx) throw new Error('useSidebar must be used within a SidebarProvider.');
+  return ctx;
+}
+
+/** Holds the sidebar state, persists it, and installs the Ctrl/Cmd+B shortcut. */
+export function SidebarProvider({
+  defaultOpen = true,
+  className,
+  style,
+  children,
+  ...props
+}: ComponentProps<'div'> & { defaultOpen?: boolean }) {
+  const isMobile = useIsMobile();
+  const [openMobile, setOpenMobile] = useState(false);
+  const [open, setOpenState] = useState(() => readSidebarCookie(document.cookie) ?? defaultOpen);
+
+  const setOpen = useCallback((value: boolean) => {
+    setOpenState(value);
+    document.cookie = `${SIDEBAR_COOKIE_NAME}=${value}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE}; samesite=lax`;
+  }, []);
+
+  const toggleSidebar = useCallback(() => {
+    if (isMobile) setOpenMobile((v) => !v);
+    else setOpen(!open);
+  }, [isMobile, open, setOpen]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() === SIDEBAR_KEYBOARD_SHORTCUT && (event.metaKey || event.ctrlKey)) {
+        event.preventDefault();
+        toggleSidebar();
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [toggleSidebar]);
+
+  const state = open ? 'expanded' : 'collapsed';
+  const value = useMemo<SidebarContextValue>(
+    () => ({ state, open, setOpen, isMobile, openMobile, setOpenMobile, toggleSidebar }),
+    [state, open, setOpen, isMobile, openMobile, toggleSidebar],
+  );
+
+  return (
+    <SidebarContext.Provider value={value}>
+      <div
+        data-slot="sidebar-wrapper"
+        style={{ '--sidebar-width': SIDEBAR_WIDTH, '--sidebar-width-icon': SIDEBAR_WIDTH_ICON, ...style } as CSSProperties}
+        className={cn('group/sidebar-wrapper flex min-h-svh w-full', className)}
+        {...props}
+      >
+        {children}
+      </div>
+    </SidebarContext.Provider>
+  );
+}
+
+/** The sidebar: a fixed column on desktop (collapsible to icons), a sheet on mobile. */
+export function Sidebar({
+  side = 'left',
+  collapsible = 'icon',
+  className,
+  children,
+  ...props
+}: ComponentProps<'div'> & { side?: 'left' | 'right'; collapsible?: 'offcanvas' | 'icon' | 'none' }) {
+  const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
+
+  if (collapsible === 'none') {
+    return (
+      <div className={cn('flex h-full w-(--sidebar-width) flex-col bg-sidebar text-sidebar-foreground', className)} {...props}>
+        {children}
+      </div>
+    );
+  }
+
+  if (isMobile) {
+    return (
+      <Sheet open={openMobile} onOpenChange={setOpenMobile}>
+        <SheetContent
+          data-sidebar="sidebar"
+          data-slot="sidebar"
+          data-mobile="true"
+          side={side}
+          className="w-(--sidebar-width) bg-sidebar p-0 text-sidebar-foreground [&>button]:text-sidebar-foreground"
+          style={{ '--sidebar-width': SIDEBAR_WIDTH_MOBILE } as CSSProperties}
+        >
+          <SheetHeader className="sr-only">
+            <SheetTitle>Sidebar</SheetTitle>
+            <SheetDescription>Navigation, saved audits and dashboards.</SheetDescription>
+          </SheetHeader>
+          <div className="flex h-full w-full flex-col">{children}</div>
+        </SheetContent>
+      </Sheet>
+    );
+  }
+
+  return (
+    <div
+      className="group peer hidden text-sidebar-foreground md:block"
+      data-state={state}
+      data-collapsible={state === 'collapsed' ? collapsible : ''}
+      data-side={side}
+      data-slot="sidebar"
+    >
+      {/* Gap that pushes the content over by the sidebar's width. */}
+      <div
+        className={cn(
+          'relative w-(--sidebar-width) bg-transparent transition-[width] duration-200 ease-linear',
+          'group-data-[collapsible=offcanvas]:w-0',
+          'group-data-[collapsible=icon]:w-(--sidebar-width-icon)',
+        )}
+      />
+      <div
+        className={cn(
+          'fixed inset-y-0 z-10 hidden h-svh w-(--sidebar-width) transition-[left,right,width] duration-200 ease-linear md:flex',
+          side === 'left'
+            ? 'left-0 group-data-[collapsible=offcanvas]:left-[calc(var(--sidebar-width)*-1)]'
+            : 'right-0 group-data-[collapsible=offcanvas]:right-[calc(var(--sidebar-width)*-1)]',
+          'group-data-[collapsible=icon]:w-(--sidebar-width-icon)',
+          side === 'left' ? 'border-r border-sidebar-border' : 'border-l border-sidebar-border',
+          className,
+        )}
+        {...props}
+      >
+        <div data-sidebar="sidebar" className="flex h-full w-full flex-col bg-sidebar">
+          {children}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The button that toggles the sidebar (also Ctrl/Cmd+B). */
+export function SidebarTrigger({ className, onClick, ...props }: ComponentProps<typeof Button>) {
+  const { toggleSidebar } = useSidebar();
+  return (
+    <Button
+      data-sidebar="trigger"
+      data-slot="sidebar-trigger"
+      variant="ghost"
+      size="icon"
+      className={cn('size-8', className)}
+      onClick={(event) => {
+        onClick?.(event);
+        toggleSidebar();
+      }}
+      {...props}
+    >
+      <PanelLeftIcon />
+      <span className="sr-only">Toggle Sidebar</span>
+    </Button>
+  );
+}
+
+/** A thin strip along the sidebar's edge that toggles it when clicked. */
+export function SidebarRail({ className, ...props }: ComponentProps<'button'>) {
+  const { toggleSidebar } = useSidebar();
+  return (
+    <button
+      data-sidebar="rail"
+      aria-label="Toggle Sidebar"
+      tabIndex={-1}
+      onClick={toggleSidebar}
+      title="Toggle Sidebar"
+      className={cn(
+        'absolute inset-y-0 z-20 hidden w-4 -translate-x-1/2 transition-all ease-linear group-data-[side=left]:-right-4 after:absolute after:inset-y-0 after:left-1/2 after:w-[2px] hover:after:bg-sidebar-border sm:flex',
+        'cursor-w-resize group-data-[state=collapsed]:cursor-e-resize',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+/** The main content area next to the sidebar. */
+export function SidebarInset({ className, ...props }: ComponentProps<'main'>) {
+  return (
+    <main data-slot="sidebar-inset" className={cn('relative flex w-full min-w-0 flex-1 flex-col bg-background', className)} {...props} />
+  );
+}
+
+export function SidebarHeader({ className, ...props }: ComponentProps<'div'>) {
+  return <div data-sidebar="header" className={cn('flex flex-col gap-2 p-2', className)} {...props} />;
+}
+
+export function SidebarFooter({ className, ...props }: ComponentProps<'div'>) {
+  return <div data-sidebar="footer" className={cn('flex flex-col gap-2 p-2', className)} {...props} />;
+}
+
+export function SidebarSeparator({ className, ...props }: ComponentProps<typeof Separator>) {
+  return <Separator data-sidebar="separator" className={cn('mx-2 w-auto bg-sidebar-border', className)} {...props} />;
+}
+
+/** Scrollable middle part of the sidebar. */
+export function SidebarContent({ className, ...props }: ComponentProps<'div'>) {
+  return (
+    <div
+      data-sidebar="content"
+      className={cn('flex min-h-0 flex-1 flex-col gap-2 overflow-auto group-data-[collapsible=icon]:overflow-hidden', className)}
+      {...props}
+    />
+  );
+}
+
+export function SidebarGroup({ className, ...props }: ComponentProps<'div'>) {
+  return <div data-sidebar="group" className={cn('relative flex w-full min-w-0 flex-col p-2', className)} {...props} />;
+}
+
+/** A group heading; hidden when the sidebar is collapsed to icons. */
+export function SidebarGroupLabel({ className, asChild = false, ...props }: ComponentProps<'div'> & { asChild?: boolean }) {
+  const Comp = asChild ? Slot : 'div';
+  return (
+    <Comp
+      data-sidebar="group-label"
+      className={cn(
+        'flex h-8 shrink-0 items-center rounded-md px-2 text-xs font-medium tracking-wide text-sidebar-foreground/60 uppercase outline-hidden transition-[margin,opacity] duration-200 ease-linear',
+        'group-data-[collapsible=icon]:-mt-8 group-data-[collapsible=icon]:opacity-0',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+export function SidebarGroupContent({ className, ...props }: ComponentProps<'div'>) {
+  return <div data-sidebar="group-content" className={cn('w-full text-sm', className)} {...props} />;
+}
+
+export function SidebarMenu({ className, ...props }: ComponentProps<'ul'>) {
+  return <ul data-sidebar="menu" className={cn('flex w-full min-w-0 flex-col gap-1', className)} {...props} />;
+}
+
+export function SidebarMenuItem({ className, ...props }: ComponentProps<'li'>) {
+  return <li data-sidebar="menu-item" className={cn('group/menu-item relative', className)} {...props} />;
+}
+
+const menuButtonClass =
+  'peer/menu-button flex w-full items-center gap-2 overflow-hidden rounded-md p-2 text-left text-sm outline-hidden ring-sidebar-ring transition-[width,height,padding] hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 active:bg-sidebar-accent disabled:pointer-events-none disabled:opacity-50 group-has-data-[sidebar=menu-action]/menu-item:pr-8 data-[active=true]:bg-sidebar-accent data-[active=true]:font-medium data-[active=true]:text-sidebar-accent-foreground group-data-[collapsible=icon]:size-8! group-data-[collapsible=icon]:p-2! [&>span:last-child]:truncate [&>svg]:size-4 [&>svg]:shrink-0';
+
+/** A menu entry; with `tooltip`, the label shows as a tooltip while collapsed to icons. */
+export function SidebarMenuButton({
+  asChild = false,
+  isActive = false,
+  tooltip,
+  className,
+  ...props
+}: ComponentProps<'button'> & { asChild?: boolean; isActive?: boolean; tooltip?: string }) {
+  const Comp = asChild ? Slot : 'button';
+  const { isMobile, state } = useSidebar();
+  const button = (
+    <Comp data-sidebar="menu-button" data-active={isActive} className={cn(menuButtonClass, 'h-8', className)} {...props} />
+  );
+  if (!tooltip) return button;
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>{button}</TooltipTrigger>
+      <TooltipContent side="right" align="center" hidden={state !== 'collapsed' || isMobile}>
+        {tooltip}
+      </TooltipContent>
+    </Tooltip>
+  );
+}
+
+/** A small button at the right of a menu entry (e.g. delete); shown on hover unless `showOnHover` is false. */
+export function SidebarMenuAction({
+  className,
+  asChild = false,
+  showOnHover = true,
+  ...props
+}: ComponentProps<'button'> & { asChild?: boolean; showOnHover?: boolean }) {
+  const Comp = asChild ? Slot : 'button';
+  return (
+    <Comp
+      data-sidebar="menu-action"
+      className={cn(
+        'absolute top-1.5 right-1 flex aspect-square w-5 items-center justify-center rounded-md p-0 text-sidebar-foreground/70 outline-hidden ring-sidebar-ring transition-transform hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 [&>svg]:size-4 [&>svg]:shrink-0',
+        'group-data-[collapsible=icon]:hidden',
+        showOnHover &&
+          'group-focus-within/menu-item:opacity-100 group-hover/menu-item:opacity-100 data-[state=open]:opacity-100 md:opacity-0',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+/** A placeholder menu row while a list loads. */
+export function SidebarMenuSkeleton({ className, ...props }: ComponentProps<'div'>) {
+  return (
+    <div data-sidebar="menu-skeleton" className={cn('flex h-8 items-center gap-2 rounded-md px-2', className)} {...props}>
+      <Skeleton className="h-4 max-w-[70%] flex-1 bg-sidebar-accent" />
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import type { TAccessCode } from '@aso/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Ban, Copy, KeySquare } from 'lucide-react';
+import { useState } from 'react';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { toast } from '@/components/ui/use-toast';
+import { serverMessage } from '@/lib/api';
+import { formatDateTime } from './admin-form.rules';
+import { adminCodesQuery, adminKeys, deactivateAccessCode } from './admin.api';
+import { EmptyState, ErrorState, LoadingRows, copyToClipboard } from './section-state';
+
+/**
+ * Active Access Codes (spec section 2): each code with its uses, expiry and creation date, a
+ * copy button and a deactivate button behind a confirmation. The code this browser is unlocked
+ * with cannot be deactivated from here (that would lock the admin out mid-session).
+ */
+export function AccessCodesCard({ adminCode }: { adminCode: string }) {
+  const queryClient = useQueryClient();
+  const codes = useQuery(adminCodesQuery(adminCode));
+  const [pending, setPending] = useState<TAccessCode | null>(null);
+
+  const deactivate = useMutation({
+    mutationFn: (target: string) => deactivateAccessCode(adminCode, target),
+    onSuccess: async (_data, target) => {
+      toast({ title: 'Code Deactivated', description: `${target} can no longer be used to sign in.` });
+      await queryClient.invalidateQueries({ queryKey: adminKeys.codes });
+    },
+    onError: (err) =>
+      toast({ variant: 'destructive', title: 'Deactivation Failed', description: serverMessage(err, 'Failed to deactivate the code') }),
+  });
+
+  const active = codes.data?.filter((c) => c.active) ?? [];
+
+  return (
+    <Card data-testid="access-codes-card">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-base">
+          <KeySquare className="size-4 text-primary" /> Active Access Codes
+        </CardTitle>
+        <CardDescription>Deactivating a code ends the sessions opened with it and stops its users from signing in.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {codes.isPending ? (
+          <LoadingRows />
+        ) : codes.isError ? (
+          <ErrorState error={codes.error} what="access codes" onRetry={() => void codes.refetch()} />
+        ) : active.length === 0 ? (
+          <EmptyState text="No active access codes." />
+        ) : (
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Code</TableHead>
+                <TableHead>Type</TableHead>
+                <TableHead className="text-right">Uses</TableHead>
+                <TableHead>Expires</TableHead>
+                <TableHead>Created</TableHead>
+                <TableHead className="text-right">Actions</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {active.map((c) => (
+                <TableRow key={c.id} data-testid={`code-row-${c.code}`}>
+                  <TableCell className="font-mono font-medium tracking-wide">{c.code}</TableCell>
+                  <TableCell>
+                    <Badge variant={c.is_admin ? 'warning' : 'secondary'}>{c.is_admin ? 'Admin' : 'User'}</Badge>
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {c.uses} / {c.max_uses}
+                  </TableCell>
+                  <TableCell className="text-muted-foreground">{c.expires_at ? formatDateTime(c.expires_at) : 'never'}</TableCell>
+                  <TableCell className="text-muted-foreground">{formatDateTime(c.created_at)}</TableCell>
+                  <TableCell>
+                    <div className="flex justify-end gap-1">
+                      <Button variant="ghost" size="sm" onClick={() => void copyToClipboard(c.code)} aria-label={`Copy ${c.code}`}>
+                        <Copy /> copy
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                        onClick={() => setPending(c)}
+                        disabled={c.code === adminCode || deactivate.isPending}
+                        title={c.code === adminCode ? 'This is the code you are signed in to the admin screen with' : undefined}
+                        aria-label={`Deactivate ${c.code}`}
+                      >
+                        <Ban /> deactivate
+                      </Button>
+                    </div>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+      <AlertDialog open={pending !== null} onOpenChange={(open) => !open && setPending(null)}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Are you sure?</AlertDialogTitle>
+            <AlertDialogDescription>
+              The access code {pending?.code} will be deactivated: its users are signed out and can no longer log in with it.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction
+              className="bg-destructive text-destructive-foreground hover:bg-destructive/90"
+              onClick={() => {
+                if (pending) deactivate.mutate(pending.code);
+                setPending(null);
+              }}
+            >
+              Deactivate
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </Card>
+  );
+}

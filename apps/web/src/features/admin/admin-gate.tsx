@@ -1,0 +1,96 @@
+import { KeyRound, Loader2, ShieldCheck } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError, serverMessage } from '@/lib/api';
+import { setAdminCode } from './admin-session';
+import { ADMIN_TEXTS, verifyAdminCode } from './admin.api';
+
+/**
+ * The admin code gate (spec sections 2, 4 and 8): a valid admin code unlocks the admin screen
+ * for this browser session; a wrong one shows 'Access Denied' / 'Invalid admin code'; a failed
+ * check shows 'Failed to verify admin access' (with the server's reason when it gave one,
+ * e.g. after too many attempts).
+ */
+export function AdminGate() {
+  const inputId = useId();
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const value = code.trim();
+    if (value === '') {
+      setError('Enter the admin code.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      if (await verifyAdminCode(value)) {
+        setAdminCode(value);
+        return;
+      }
+      setError(ADMIN_TEXTS.denied);
+      toast({ variant: 'destructive', title: ADMIN_TEXTS.deniedTitle, description: ADMIN_TEXTS.denied });
+    } catch (err) {
+      const reason = err instanceof ApiError ? serverMessage(err, '') : '';
+      const text = reason ? `${ADMIN_TEXTS.verifyFailed}: ${reason}` : ADMIN_TEXTS.verifyFailed;
+      setError(text);
+      toast({ variant: 'destructive', title: 'Error', description: text });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="flex min-h-[calc(100vh-3.5rem)] items-center justify-center p-4">
+      <Card className="w-full max-w-md" data-testid="admin-gate">
+        <CardHeader className="items-center text-center">
+          <div className="mb-2 flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
+            <ShieldCheck className="size-6" />
+          </div>
+          <CardTitle className="text-xl">Admin access</CardTitle>
+          <CardDescription>Enter an admin access code to manage access codes, caches, audit history and feedback.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form className="flex flex-col gap-4" onSubmit={(event) => void submit(event)}>
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={inputId}>Admin code</Label>
+              <div className="relative">
+                <KeyRound className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+                <Input
+                  id={inputId}
+                  type="password"
+                  autoComplete="off"
+                  className="pl-9"
+                  value={code}
+                  onChange={(event) => {
+                    setCode(event.target.value);
+                    setError(null);
+                  }}
+                  aria-invalid={error !== null}
+                  disabled={busy}
+                  autoFocus
+                />
+              </div>
+              {error && (
+                <p role="alert" className="text-sm font-medium text-destructive" data-testid="admin-gate-error">
+                  {error}
+                </p>
+              )}
+            </div>
+            <Button type="submit" disabled={busy}>
+              {busy && <Loader2 className="animate-spin" />}
+              {busy ? 'verifying...' : 'unlock admin'}
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

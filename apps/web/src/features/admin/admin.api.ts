@@ -1,0 +1,130 @@
+/**
+ * Admin calls (spec section 7; DESIGN section 5), each with the verified admin code in
+ * `x-access-code`, through the app's one API client. A 403 on any of them means the stored
+ * code is no longer an admin code (deactivated, or the server was reset): the screen locks.
+ */
+import {
+  ZAccessCode,
+  ZAdminAuditsSummary,
+  ZAdminFeedback,
+  ZAuditHistoryItem,
+  ZCachedApp,
+  ZClearCacheAnswer,
+  ZGenerateCodeAnswer,
+  type TAccessCode,
+} from '@aso/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { ApiError, apiFetch, arrayOf, type ApiFetchOptions } from '@/lib/api';
+import { clearAdminCode } from './admin-session';
+
+/** Texts of spec section 8 ("Admin"). */
+export const ADMIN_TEXTS = {
+  deniedTitle: 'Access Denied',
+  denied: 'Invalid admin code',
+  verifyFailed: 'Failed to verify admin access',
+} as const;
+
+/** Query keys of the admin lists (all start with `'/api/admin'`, so one prefix invalidates all). */
+export const adminKeys = {
+  all: ['/api/admin'] as const,
+  codes: ['/api/admin', 'codes'] as const,
+  cache: ['/api/admin', 'cache'] as const,
+  auditHistory: ['/api/admin', 'audit-history'] as const,
+  feedbacks: ['/api/admin', 'feedbacks'] as const,
+  audits: ['/api/admin', 'audits'] as const,
+};
+
+async function adminFetch<T>(code: string, path: string, options: ApiFetchOptions<T> = {}): Promise<T> {
+  try {
+    return await apiFetch(path, { ...options, headers: { ...options.headers, 'x-access-code': code } });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) clearAdminCode();
+    throw err;
+  }
+}
+
+/**
+ * Asks the server whether `code` is an admin code (`GET /api/check-access` with
+ * `x-access-code`, spec section 7).
+ *
+ * @returns true for an admin code, false otherwise.
+ * @throws {ApiError} when the call fails (e.g. 429 rate limited); a TypeError on network failure.
+ */
+export async function verifyAdminCode(code: string): Promise<boolean> {
+  const answer = await apiFetch<unknown>('/api/check-access', { headers: { 'x-access-code': code } });
+  return typeof answer === 'object' && answer !== null && (answer as { isAdmin?: unknown }).isAdmin === true;
+}
+
+/** Active access codes, newest first. */
+export function adminCodesQuery(code: string) {
+  return queryOptions({
+    queryKey: adminKeys.codes,
+    queryFn: ({ signal }) => adminFetch(code, '/api/admin/codes', { signal, schema: arrayOf(ZAccessCode) }),
+  });
+}
+
+/** Apps with cached store snapshots. */
+export function adminCacheQuery(code: string) {
+  return queryOptions({
+    queryKey: adminKeys.cache,
+    queryFn: ({ signal }) => adminFetch(code, '/api/admin/cache', { signal, schema: arrayOf(ZCachedApp) }),
+  });
+}
+
+/** Audit history, sorted newest first here too (the table's promise, spec section 2). */
+export function adminAuditHistoryQuery(code: string) {
+  return queryOptions({
+    queryKey: adminKeys.auditHistory,
+    queryFn: async ({ signal }) => {
+      const items = await adminFetch(code, '/api/admin/audit-history', { signal, schema: arrayOf(ZAuditHistoryItem) });
+      return [...items].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+    },
+  });
+}
+
+/** User feedback, newest first. */
+export function adminFeedbacksQuery(code: string) {
+  return queryOptions({
+    queryKey: adminKeys.feedbacks,
+    queryFn: async ({ signal }) => {
+      const items = await adminFetch(code, '/api/admin/feedbacks', { signal, schema: arrayOf(ZAdminFeedback) });
+      return [...items].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+    },
+  });
+}
+
+/** Audits summary (totals and apps). */
+export function adminAuditsSummaryQuery(code: string) {
+  return queryOptions({
+    queryKey: adminKeys.audits,
+    queryFn: ({ signal }) => adminFetch(code, '/api/admin/audits', { signal, schema: ZAdminAuditsSummary }),
+  });
+}
+
+/** Input of {@link generateAccessCode} (spec section 5: maxUses >= 1; expiry days optional, >= 1). */
+export interface TGenerateInput {
+  maxUses: number;
+  expiresIn?: number;
+}
+
+/** `POST /api/admin/generate-code`: the new access code. */
+export async function generateAccessCode(code: string, input: TGenerateInput): Promise<TAccessCode> {
+  const body: TGenerateInput = { maxUses: input.maxUses };
+  if (input.expiresIn !== undefined) body.expiresIn = input.expiresIn;
+  const answer = await adminFetch(code, '/api/admin/generate-code', { method: 'POST', body, schema: ZGenerateCodeAnswer });
+  return answer.code;
+}
+
+/** `DELETE /api/admin/codes/{code}`: deactivates an access code (its sessions end too). */
+export async function deactivateAccessCode(code: string, target: string): Promise<void> {
+  await adminFetch(code, `/api/admin/codes/${encodeURIComponent(target)}`, { method: 'DELETE' });
+}
+
+/** `DELETE /api/admin/cache/app/{appId}`: the number of snapshots cleared. */
+export async function clearAppCache(code: string, appId: string): Promise<number> {
+  const answer = await adminFetch(code, `/api/admin/cache/app/${encodeURIComponent(appId)}`, {
+    method: 'DELETE',
+    schema: ZClearCacheAnswer,
+  });
+  return answer.cleared;
+}

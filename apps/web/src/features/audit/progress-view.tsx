@@ -1,0 +1,129 @@
+/**
+ * The progress view (spec section 2 "While running", section 9): 'ANALYZING YOUR APP', the
+ * elapsed timer (mm:ss:ms, refreshed every 100 ms), the estimated time by number of valid
+ * links, and the 12 steps with an icon per status; the step in progress shows dots cycling
+ * 1 to 3 every 500 ms.
+ */
+import { CheckCircle2Icon, CircleIcon, Clock3Icon, Loader2Icon, TimerIcon, XCircleIcon } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { STEP_IDS, STEP_LABELS, type TStepStatus } from '@aso/contracts';
+import { Card, CardContent } from '@/components/ui/card';
+import { estimateDurationMs } from '@/lib/audit.helpers';
+import { formatDuration, formatElapsed } from '@/lib/format.helpers';
+import { cn } from '@/lib/utils';
+import type { TStepsState } from './use-audit-progress';
+
+/** Timer refresh (ms, spec section 9). */
+export const TIMER_REFRESH_MS = 100;
+/** Dots cycle period (ms, spec section 9). */
+export const DOTS_PERIOD_MS = 500;
+
+function useElapsed(): number {
+  const [start] = useState(() => Date.now());
+  const [now, setNow] = useState(start);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), TIMER_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return now - start;
+}
+
+function AnimatedDots() {
+  const [count, setCount] = useState(1);
+  useEffect(() => {
+    const timer = setInterval(() => setCount((c) => (c % 3) + 1), DOTS_PERIOD_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <span className="inline-block w-4 text-left" data-testid="progress-dots">
+      {'.'.repeat(count)}
+    </span>
+  );
+}
+
+function StepIcon({ status }: { status: TStepStatus }) {
+  switch (status) {
+    case 'done':
+      return <CheckCircle2Icon className="size-5 text-success" aria-label="done" />;
+    case 'in_progress':
+      return <Loader2Icon className="size-5 animate-spin text-primary" aria-label="in progress" />;
+    case 'error':
+      return <XCircleIcon className="size-5 text-destructive" aria-label="error" />;
+    case 'pending':
+      return <CircleIcon className="size-5 text-muted-foreground/40" aria-label="pending" />;
+  }
+}
+
+/** The view; `steps` come from `useAuditProgress`. */
+export function ProgressView({ steps, validLinks }: { steps: TStepsState; validLinks: number }) {
+  const elapsed = useElapsed();
+  const done = STEP_IDS.filter((id) => steps[id].status === 'done').length;
+  const pct = Math.round((done / STEP_IDS.length) * 100);
+
+  return (
+    <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8 sm:px-6 lg:py-12" data-testid="progress-view">
+      <div className="space-y-3 text-center">
+        <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-primary/10">
+          <Loader2Icon className="size-6 animate-spin text-primary" />
+        </span>
+        <h1 className="text-2xl font-bold tracking-[0.2em] sm:text-3xl">ANALYZING YOUR APP</h1>
+        <div className="flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-muted-foreground">
+          <span className="flex items-center gap-1.5">
+            <TimerIcon className="size-4" />
+            Elapsed{' '}
+            <span className="font-mono text-base font-semibold text-foreground tabular-nums" data-testid="elapsed-timer">
+              {formatElapsed(elapsed)}
+            </span>
+          </span>
+          <span className="flex items-center gap-1.5">
+            <Clock3Icon className="size-4" />
+            Estimated time{' '}
+            <span className="font-semibold text-foreground" data-testid="estimated-time">
+              {formatDuration(estimateDurationMs(validLinks))}
+            </span>
+          </span>
+        </div>
+      </div>
+
+      <div className="h-2 overflow-hidden rounded-full bg-muted" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
+        <div className="h-full rounded-full bg-primary transition-[width] duration-500" style={{ width: `${pct}%` }} />
+      </div>
+
+      <Card className="py-2">
+        <CardContent className="px-2 sm:px-3">
+          <ol className="divide-y">
+            {STEP_IDS.map((id) => {
+              const step = steps[id];
+              return (
+                <li
+                  key={id}
+                  data-testid={`step-${id}`}
+                  data-status={step.status}
+                  className={cn(
+                    'flex items-start gap-3 px-2 py-3 transition-colors',
+                    step.status === 'in_progress' && 'rounded-md bg-primary/5',
+                  )}
+                >
+                  <StepIcon status={step.status} />
+                  <div className="min-w-0 flex-1">
+                    <p
+                      className={cn(
+                        'text-sm font-medium',
+                        step.status === 'pending' && 'text-muted-foreground',
+                        step.status === 'error' && 'text-destructive',
+                      )}
+                    >
+                      {STEP_LABELS[id]}
+                      {step.status === 'in_progress' && <AnimatedDots />}
+                    </p>
+                    {step.message && <p className="mt-0.5 text-xs break-words text-muted-foreground">{step.message}</p>}
+                  </div>
+                </li>
+              );
+            })}
+          </ol>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

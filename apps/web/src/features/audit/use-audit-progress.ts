@@ -1,0 +1,141 @@
+/**
+ * Follows an audit's progress stream `GET /api/progress?auditId={id}` (spec section 7, DESIGN
+ * section 2) with a fetch-based SSE client so the bearer header is sent.
+ * - `step` events update that step; `error` ends the run with the server's message;
+ *   `complete` ends it successfully.
+ * - A payload that fails to parse and a connection error are only logged (spec section 7).
+ * - A dropped connection reconnects with `Last-Event-ID`, so the gateway resumes after the
+ *   last event seen: the audit is not restarted and no step is repeated.
+ * - An answer 4xx (other than 429) on connect is final (e.g. not the caller's audit).
+ */
+import { EventStreamContentType, fetchEventSource } from '@microsoft/fetch-event-source';
+import { useEffect, useReducer, useRef } from 'react';
+import {
+  STEP_IDS,
+  ZCompleteEventData,
+  ZErrorEventData,
+  ZStepEventData,
+  type TProgressStep,
+  type TStepId,
+} from '@aso/contracts';
+import { authHeaders, formatApiErrorMessage } from '@/lib/api';
+
+/** Steps by id, in spec order. */
+export type TStepsState = Record<TStepId, TProgressStep>;
+
+/** The initial state: all 12 steps pending. */
+export function initialSteps(): TStepsState {
+  return Object.fromEntries(
+    STEP_IDS.map((id) => [id, { step_id: id, status: 'pending', message: '', progress_pct: 0, started_at: null, ended_at: null }]),
+  ) as TStepsState;
+}
+
+/** Applies one step event. */
+export function stepsReducer(state: TStepsState, step: TProgressStep): TStepsState {
+  return { ...state, [step.step_id]: step };
+}
+
+/** Callbacks of {@link useAuditProgress}. */
+export interface ProgressHandlers {
+  onComplete: (auditId: string) => void;
+  /** The server's message (error event), or the connect failure's text. */
+  onError: (message: string) => void;
+}
+
+class FatalStreamError extends Error {}
+class RetriableStreamError extends Error {}
+
+/** Reconnect delay after the n-th consecutive failure: 1 s doubling, at most 10 s. */
+function reconnectDelayMs(failures: number): number {
+  return Math.min(1000 * 2 ** Math.max(0, failures - 1), 10_000);
+}
+
+function errorMessageOf(text: string): string | null {
+  try {
+    const parsed = ZErrorEventData.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.message : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Subscribes to the audit's progress while mounted; returns the steps. */
+export function useAuditProgress(auditId: string, handlers: ProgressHandlers): TStepsState {
+  const [steps, dispatch] = useReducer(stepsReducer, undefined, initialSteps);
+  const handlersRef = useRef(handlers);
+  useEffect(() => {
+    handlersRef.current = handlers;
+  });
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    let finished = false;
+    let failures = 0;
+    const finish = (fn: () => void) => {
+      if (finished) return;
+      finished = true;
+      ctrl.abort();
+      fn();
+    };
+
+    fetchEventSource(`/api/progress?auditId=${encodeURIComponent(auditId)}`, {
+      signal: ctrl.signal,
+      headers: { ...authHeaders(), Accept: EventStreamContentType },
+      credentials: 'include',
+      openWhenHidden: true,
+      async onopen(res) {
+        if (res.ok && res.headers.get('content-type')?.startsWith(EventStreamContentType)) {
+          failures = 0;
+          return;
+        }
+        const text = await res.text().catch(() => '');
+        const message = errorMessageOf(text) ?? formatApiErrorMessage(res.status, text, res.statusText);
+        if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new FatalStreamError(message);
+        throw new RetriableStreamError(message);
+      },
+      onmessage(msg) {
+        try {
+          switch (msg.event) {
+            case 'step':
+              dispatch(ZStepEventData.parse(JSON.parse(msg.data)));
+              break;
+            case 'error': {
+              const data = ZErrorEventData.parse(JSON.parse(msg.data));
+              finish(() => handlersRef.current.onError(data.message));
+              break;
+            }
+            case 'complete': {
+              const data = ZCompleteEventData.parse(JSON.parse(msg.data));
+              finish(() => handlersRef.current.onComplete(data.auditId || auditId));
+              break;
+            }
+            default:
+              break;
+          }
+        } catch (err) {
+          console.warn('progress event could not be parsed', msg.event, err);
+        }
+      },
+      onclose() {
+        // The gateway closes only after a terminal event; any other close is a dropped link.
+        if (!finished) throw new RetriableStreamError('progress stream closed early');
+      },
+      onerror(err) {
+        if (err instanceof FatalStreamError) throw err;
+        failures += 1;
+        console.warn('progress stream interrupted; resuming', err);
+        return reconnectDelayMs(failures);
+      },
+    }).catch((err: unknown) => {
+      if (ctrl.signal.aborted) return;
+      finish(() => handlersRef.current.onError(err instanceof Error ? err.message : String(err)));
+    });
+
+    return () => {
+      finished = true;
+      ctrl.abort();
+    };
+  }, [auditId]);
+
+  return steps;
+}

@@ -1,0 +1,106 @@
+/**
+ * The session (spec section 4 "Session", section 6): the token in localStorage, the signed-in
+ * user, login, register and logout.
+ * - The access check (`GET /api/check-access`) runs only when a token exists and is never
+ *   retried; an answer saying the caller is not a user removes the token.
+ * - Login and register store the token and set the user.
+ * - Logout calls the API and clears the local session whatever the answer.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { ZSessionAnswer, type TCheckUserAnswer, type TCredentials, type TUser } from '@aso/contracts';
+import { toast } from '@/components/ui/use-toast';
+import { apiFetch } from '@/lib/api';
+import { checkAccessKey, checkAccessQuery } from '@/lib/queries';
+import { clearSessionToken, getSessionToken, setSessionToken } from '@/lib/session';
+import { runLogoutCleanups } from './session-events';
+
+/** 'loading' while the session check runs. */
+export type TSessionStatus = 'loading' | 'anonymous' | 'authenticated';
+
+/** What {@link useAuth} returns. */
+export interface AuthState {
+  status: TSessionStatus;
+  user: TUser | null;
+  /** `POST /api/login`; throws ApiError on failure (the login screen shows the toast). */
+  login: (credentials: TCredentials) => Promise<TUser>;
+  /** `POST /api/register`; throws ApiError on failure. */
+  register: (credentials: TCredentials) => Promise<TUser>;
+  /** `POST /api/logout`, then clears the local session even when the call failed. */
+  logout: () => Promise<void>;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+/** Provides {@link AuthState}; mounted once above the router. */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [token, setToken] = useState<string | null>(() => getSessionToken());
+  const check = useQuery(checkAccessQuery(token !== null));
+
+  const notAUser = check.data !== undefined && !check.data.isUser;
+  useEffect(() => {
+    if (notAUser) {
+      clearSessionToken();
+      setToken(null);
+      queryClient.removeQueries({ queryKey: checkAccessKey });
+    }
+  }, [notAUser, queryClient]);
+
+  const signIn = useCallback(
+    async (path: '/api/login' | '/api/register', credentials: TCredentials) => {
+      const answer = await apiFetch(path, { method: 'POST', body: credentials, schema: ZSessionAnswer });
+      setSessionToken(answer.sessionToken);
+      // The user is known from the answer: seed the check so it does not run again.
+      queryClient.setQueryData<TCheckUserAnswer>(checkAccessKey, { isUser: true, user: answer.user });
+      setToken(answer.sessionToken);
+      return answer.user;
+    },
+    [queryClient],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await apiFetch('/api/logout', { method: 'POST' });
+    } catch {
+      toast({
+        title: 'Logout Error',
+        description: 'Failed to logout on the server. Your local session has been cleared.',
+        variant: 'destructive',
+      });
+    } finally {
+      clearSessionToken();
+      runLogoutCleanups();
+      setToken(null);
+      queryClient.clear();
+    }
+  }, [queryClient]);
+
+  const value = useMemo<AuthState>(() => {
+    let status: TSessionStatus = 'anonymous';
+    let user: TUser | null = null;
+    if (token !== null) {
+      if (check.isPending) status = 'loading';
+      else if (check.data?.isUser && check.data.user) {
+        status = 'authenticated';
+        user = check.data.user;
+      }
+    }
+    return {
+      status,
+      user,
+      login: (c) => signIn('/api/login', c),
+      register: (c) => signIn('/api/register', c),
+      logout,
+    };
+  }, [token, check.isPending, check.data, signIn, logout]);
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+/** The session; throws outside {@link AuthProvider}. */
+export function useAuth(): AuthState {
+  const ctx = useContext(AuthContext);
+  if (!ctx) throw new Error('useAuth must be used within AuthProvider');
+  return ctx;
+}

@@ -1,0 +1,81 @@
+import { CircleHelp } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import type { TUploadSlot } from './csv-file.rules';
+
+/** Title of the help dialog (spec section 2: Upload widgets). */
+export const CSV_HELP_TITLE = "How to export a CSV file from the provider's analytics console";
+
+/** The one step that differs between the two exports (spec section 2). */
+const VIEW_STEP: Record<TUploadSlot, string> = {
+  conversionCSV: 'Choose the saved view Conversion Rate.',
+  redownloadsCSV: 'Choose Redownloads on the left, with comparison set to None.',
+};
+
+/** The export steps of spec section 2 for one file, in order. */
+export function csvHelpSteps(slot: TUploadSlot): string[] {
+  return [
+    'Open the Analytics tab.',
+    'Select the app.',
+    'Choose Metrics.',
+    'Set the time range.',
+    VIEW_STEP[slot],
+    'Break the data down by day.',
+    'Filter By Source Type and pick the region.',
+    'Use the three-dot menu and choose Export as CSV.',
+  ];
+}
+
+/** The help dialog of one upload widget, opened from a small '?' button. */
+export function CsvHelpDialog({ slot, fileLabel }: { slot: TUploadSlot; fileLabel: string }) {
+  return (
+    <Dialog>
+      <DialogTrigger asChild>
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon"
+          className="size-7 text-muted-foreground"
+          aria-label={`How to export the ${fileLabel} file`}
+        >
+          <CircleHelp />
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>{CSV_HELP_TITLE}</DialogTitle>
+          <DialogDescription>Steps for the {fileLabel} file.</DialogDescription>
+        </DialogHeader>
+        <ol className="flex flex-col gap-2 text-sm">
+          {csvHelpSteps(slot).map((step, index) => (
+            <li key={step} className="flex items-start gap-3">
+              <span className="mt-px flex size-5 shrink-0 items-center justify-center rounded-full bg-primary/10 text-[11px] font-semibold text-primary">
+                {index + 1}
+              </span>
+              <span>{step}</span>
+            </li>
+          ))}
+        </ol>
+        <figure className="flex flex-col gap-2">
+          <img
+            src="/help/csv-export-example.svg"
+            alt="Illustration of the analytics console: the metric view, the By Source Type filter and the three-dot menu open on Export as CSV"
+            className="w-full rounded-lg border bg-muted/30"
+            width={720}
+            height={400}
+          />
+          <figcaption className="text-xs text-muted-foreground">
+            Example (an illustration, not a screenshot): the three-dot menu with Export as CSV.
+          </figcaption>
+        </figure>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,234 @@
+/**
+ * The dashboard tab's content (spec sections 2 and 4), loaded lazily by `./index.tsx` so that
+ * echarts stays out of the first-load bundle.
+ */
+import { buildKpiReport, formatCount } from '@aso/analytics';
+import { DASHBOARD_NAMING_MESSAGE, type TKpiReport } from '@aso/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { BarChart3, Check, Download, FilePlus2, FileSpreadsheet, Loader2, Save } from 'lucide-react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/api';
+import { useMainScreen } from '@/features/shell/main-screen.context';
+import { AnalyticsChartCard, CHART_TEXTS, type TChartCardState } from './analytics-chart-card';
+import { DASHBOARDS_KEY, chartDataQuery, fetchMergedCsv, isExpiredError, saveDashboard } from './dashboard.api';
+import {
+  applyRange,
+  markSaved,
+  setSelectedMetrics,
+  showUploadPanel,
+  useDashboardState,
+  type TOpenDashboard,
+} from './dashboard.store';
+import { describeDataset, rowsForRange } from './dataset.rules';
+import { DateRangePicker, rangeLabel } from './date-range-picker';
+import { buildExportCsv, exportFileName, saveBlob } from './export-csv';
+import { KpiReport } from './kpi-report';
+import { MonthlyReport } from './monthly-report';
+import { openSavedDashboardById } from './open-saved-dashboard';
+import { SourcePerformance } from './source-performance';
+import { UploadPanel } from './upload-panel';
+
+/** Toast texts of spec section 8 ("Save fails") and of the other dashboard actions. */
+export const SAVE_TEXTS = {
+  failedTitle: 'Save Failed',
+  failed: 'Failed to save dashboard. Please try again.',
+  savedTitle: 'Dashboard Saved',
+} as const;
+
+/** The dashboard tab: upload panel, then the analytics dashboard of the open dataset. */
+export default function DashboardTabContent() {
+  const state = useDashboardState();
+  const queryClient = useQueryClient();
+  const { requestedDashboard, clearRequestedDashboard } = useMainScreen();
+  const handledSeq = useRef(0);
+
+  // A saved dashboard opened from the sidebar arrives as a request with a growing seq; the ref
+  // keeps StrictMode's second effect run from opening it twice.
+  useEffect(() => {
+    if (!requestedDashboard || requestedDashboard.seq === handledSeq.current) return;
+    handledSeq.current = requestedDashboard.seq;
+    clearRequestedDashboard();
+    void openSavedDashboardById(queryClient, requestedDashboard.id);
+  }, [requestedDashboard, clearRequestedDashboard, queryClient]);
+
+  return (
+    <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 p-4 md:p-6" data-testid="dashboard-content">
+      <header className="flex flex-col gap-1">
+        <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight">
+          <BarChart3 className="size-6 text-primary" /> Analytics dashboard
+        </h1>
+        <p className="text-sm text-muted-foreground">
+          Conversion, impressions and downloads by traffic source, from your analytics exports.
+        </p>
+      </header>
+      {state.showUpload && <UploadPanel canCancel={state.current !== null} />}
+      {state.current ? (
+        <DashboardView key={state.current.downloadId} current={state.current} />
+      ) : (
+        <AnalyticsChartCard state={{ kind: 'no-dataset' }} />
+      )}
+    </div>
+  );
+}
+
+function DashboardView({ current }: { current: TOpenDashboard }) {
+  const state = useDashboardState();
+  const chartData = useQuery(chartDataQuery(current.downloadId));
+  const rows = useMemo(() => chartData.data ?? [], [chartData.data]);
+  const info = useMemo(() => describeDataset(rows), [rows]);
+  const range = state.appliedRange ?? info.defaultRange;
+  const selected = useMemo(
+    () => (state.selectedMetrics ?? info.defaultMetrics).filter((m) => info.metrics.includes(m)),
+    [state.selectedMetrics, info],
+  );
+  const entries = useMemo(() => rowsForRange(rows, range), [rows, range]);
+  const report = useMemo<TKpiReport | null>(() => (rows.length > 0 ? buildKpiReport(rows, range) : null), [rows, range]);
+
+  let chartState: TChartCardState;
+  if (chartData.isPending) chartState = { kind: 'loading' };
+  else if (chartData.isError) chartState = { kind: isExpiredError(chartData.error) ? 'expired' : 'error' };
+  else if (rows.length === 0) chartState = { kind: 'error' };
+  else {
+    chartState = {
+      kind: 'ready',
+      entries,
+      dateColumn: info.dateColumn,
+      metrics: info.metrics,
+      selected,
+      onSelectedChange: setSelectedMetrics,
+    };
+  }
+  const ready = chartState.kind === 'ready';
+
+  return (
+    <div className="flex flex-col gap-6">
+      <DashboardToolbar current={current} ready={ready} onExport={() => exportRange(current, info.headers, entries, range)} />
+      {ready && (
+        <div className="flex flex-wrap items-center gap-2" data-testid="date-range-bar">
+          <DateRangePicker value={range} bounds={info.bounds} onApply={applyRange} />
+          <Badge variant="secondary" className="h-8 px-3 text-xs" data-testid="applied-range">
+            Applied: {rangeLabel(range)}
+          </Badge>
+        </div>
+      )}
+      <AnalyticsChartCard state={chartState} />
+      {ready && report && (
+        <>
+          <SourcePerformance rows={rows} range={range} report={report} />
+          <KpiReport report={report} />
+          <MonthlyReport report={report.monthlyReport} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function exportRange(
+  current: TOpenDashboard,
+  headers: string[],
+  entries: ReturnType<typeof rowsForRange>,
+  range: { start: string; end: string },
+): void {
+  const csv = buildExportCsv(headers, entries);
+  saveBlob(new Blob([csv], { type: 'text/csv;charset=utf-8' }), exportFileName(current.appName, current.territory, range));
+  toast({ title: 'CSV Exported', description: `${entries.length} rows of ${rangeLabel(range)}` });
+}
+
+function DashboardToolbar({ current, ready, onExport }: { current: TOpenDashboard; ready: boolean; onExport: () => void }) {
+  const queryClient = useQueryClient();
+  const [saving, setSaving] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+  const subtitle = [current.territory, current.name].filter(Boolean).join(' · ');
+
+  const save = async () => {
+    if (!current.appName || !current.territory) {
+      toast({ variant: 'destructive', title: SAVE_TEXTS.failedTitle, description: DASHBOARD_NAMING_MESSAGE });
+      return;
+    }
+    setSaving(true);
+    try {
+      const saved = await saveDashboard({
+        appName: current.appName,
+        territory: current.territory,
+        config: {
+          downloadId: current.downloadId,
+          headers: current.headers,
+          totalRows: current.totalRows,
+          createdFrom: 'csv_upload',
+        },
+      });
+      markSaved(saved.id, saved.name);
+      await queryClient.invalidateQueries({ queryKey: DASHBOARDS_KEY });
+      toast({ title: SAVE_TEXTS.savedTitle, description: `"${saved.name}" is in your saved dashboards.` });
+    } catch (err) {
+      const naming = err instanceof ApiError && err.status === 400 && err.body?.message === DASHBOARD_NAMING_MESSAGE;
+      toast({
+        variant: 'destructive',
+        title: SAVE_TEXTS.failedTitle,
+        description: naming ? DASHBOARD_NAMING_MESSAGE : SAVE_TEXTS.failed,
+      });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const download = async () => {
+    setDownloading(true);
+    try {
+      const { blob, fileName } = await fetchMergedCsv(current.downloadId);
+      saveBlob(blob, fileName);
+    } catch (err) {
+      toast({
+        variant: 'destructive',
+        title: 'Download Failed',
+        description: isExpiredError(err) ? CHART_TEXTS.expiredBody : 'Failed to download the processed CSV. Please try again.',
+      });
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <div className="flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm md:flex-row md:items-center md:justify-between">
+      <div className="flex min-w-0 items-center gap-3">
+        <div className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
+          <FileSpreadsheet className="size-5" />
+        </div>
+        <div className="min-w-0">
+          <p className="truncate font-semibold" data-testid="dataset-title">
+            {current.appName ?? 'Merged dataset'}
+          </p>
+          <p className="truncate text-xs text-muted-foreground">
+            {subtitle || 'Unsaved dashboard'} · {formatCount(current.totalRows)} rows
+          </p>
+        </div>
+        {current.savedId && (
+          <Badge variant="success" className="shrink-0">
+            <Check /> saved
+          </Badge>
+        )}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" size="sm" onClick={() => void download()} disabled={downloading}>
+          {downloading ? <Loader2 className="animate-spin" /> : <Download />}
+          download processed CSV
+        </Button>
+        <Button variant="outline" size="sm" onClick={onExport} disabled={!ready}>
+          <FileSpreadsheet />
+          export CSV
+        </Button>
+        <Button variant="outline" size="sm" onClick={() => void save()} disabled={saving || current.savedId !== null}>
+          {saving ? <Loader2 className="animate-spin" /> : <Save />}
+          save dashboard
+        </Button>
+        <Button size="sm" onClick={showUploadPanel}>
+          <FilePlus2 />
+          generate new dashboard
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * State of the dashboard tab that must outlive the tab's component (the shell unmounts tabs
+ * it does not show): the open dataset, whether the upload panel shows, the applied range and
+ * the selected metrics (spec section 4: "Dashboard tab", "Chart card states", "Date range").
+ * A tiny external store read with `useSyncExternalStore`; no echarts here, so the sidebar can
+ * use it without loading the dashboard bundle.
+ */
+import type { TDateRange } from '@aso/contracts';
+import { useSyncExternalStore } from 'react';
+import { onLogout } from '@/features/auth/session-events';
+
+/** The dataset the dashboard shows. */
+export interface TOpenDashboard {
+  downloadId: string;
+  appName: string | null;
+  territory: string | null;
+  headers: string[];
+  totalRows: number;
+  /** Id of the saved dashboard it was opened from; null for a fresh upload. */
+  savedId: string | null;
+  /** Saved dashboard name, when opened from one. */
+  name: string | null;
+}
+
+/** The whole store. */
+export interface TDashboardState {
+  current: TOpenDashboard | null;
+  /** The upload panel shows by default and after 'generate new dashboard'. */
+  showUpload: boolean;
+  /** The applied range; null means the dataset's default range. */
+  appliedRange: TDateRange | null;
+  /** Selected metric columns; null means the default ('Total Downloads'). */
+  selectedMetrics: string[] | null;
+}
+
+const INITIAL: TDashboardState = {
+  current: null,
+  showUpload: true,
+  appliedRange: null,
+  selectedMetrics: null,
+};
+
+let state: TDashboardState = INITIAL;
+const listeners = new Set<() => void>();
+
+function set(next: TDashboardState): void {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current state (a new object after each change). */
+export function getDashboardState(): TDashboardState {
+  return state;
+}
+
+/** React hook reading the store. */
+export function useDashboardState(): TDashboardState {
+  return useSyncExternalStore(subscribe, getDashboardState, getDashboardState);
+}
+
+/** Opens a dataset (after a merge or from a saved dashboard): hides the upload panel, resets range and metrics. */
+export function openDataset(dashboard: TOpenDashboard): void {
+  set({ current: dashboard, showUpload: false, appliedRange: null, selectedMetrics: null });
+}
+
+/** 'generate new dashboard': shows the upload panel again; the open dataset stays below it. */
+export function showUploadPanel(): void {
+  set({ ...state, showUpload: true });
+}
+
+/** Hides the upload panel again while a dataset is open. */
+export function hideUploadPanel(): void {
+  if (state.current) set({ ...state, showUpload: false });
+}
+
+/** Applies a date range (the picker's Apply). */
+export function applyRange(range: TDateRange): void {
+  set({ ...state, appliedRange: { start: range.start, end: range.end } });
+}
+
+/** Sets the selected metrics. */
+export function setSelectedMetrics(metrics: string[]): void {
+  set({ ...state, selectedMetrics: metrics });
+}
+
+/** Marks the open dataset as saved under `savedId` / `name`. */
+export function markSaved(savedId: string, name: string): void {
+  if (!state.current) return;
+  set({ ...state, current: { ...state.current, savedId, name } });
+}
+
+/** Forgets the saved id of a deleted dashboard (the dataset itself stays open). */
+export function forgetSaved(savedId: string): void {
+  if (state.current?.savedId !== savedId) return;
+  set({ ...state, current: { ...state.current, savedId: null, name: null } });
+}
+
+/** Back to the initial state (sign-out). */
+export function resetDashboardState(): void {
+  set(INITIAL);
+}
+
+// Another user may sign in next in this tab: forget the open dataset on logout.
+onLogout(resetDashboardState);

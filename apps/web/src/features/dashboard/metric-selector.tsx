@@ -1,0 +1,115 @@
+import { ChevronDown, Search } from 'lucide-react';
+import { useId, useMemo, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Input } from '@/components/ui/input';
+import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { lineColor } from './chart.options';
+import { filterMetrics, selectAllFiltered, toggleMetric } from './dataset.rules';
+
+/** Props of {@link MetricSelector}. */
+export interface MetricSelectorProps {
+  metrics: readonly string[];
+  selected: readonly string[];
+  onChange: (selected: string[]) => void;
+}
+
+/**
+ * The metric selector of the chart card (spec section 2): 'select metrics to display:', a
+ * search box 'search metrics...', 'select all (N)' over the filtered list, 'clear all' and
+ * 'no metrics found'. A Radix popover, so Escape and a click outside close it.
+ */
+export function MetricSelector({ metrics, selected, onChange }: MetricSelectorProps) {
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const searchId = useId();
+  const filtered = useMemo(() => filterMetrics(metrics, query), [metrics, query]);
+  const selectedSet = new Set(selected);
+
+  return (
+    <Popover
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setQuery('');
+      }}
+    >
+      <PopoverTrigger asChild>
+        <Button variant="outline" size="sm" className="min-w-44 justify-between" data-testid="metric-selector-trigger">
+          <span>
+            {selected.length === 0
+              ? 'No metric selected'
+              : selected.length === 1
+                ? selected[0]
+                : `${selected.length} metrics selected`}
+          </span>
+          <ChevronDown className="opacity-60" />
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent align="end" className="w-80 p-0" data-testid="metric-selector">
+        <div className="flex flex-col gap-2 border-b p-3">
+          <label htmlFor={searchId} className="text-xs font-medium text-muted-foreground">
+            select metrics to display:
+          </label>
+          <div className="relative">
+            <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
+            <Input
+              id={searchId}
+              value={query}
+              onChange={(event) => setQuery(event.target.value)}
+              placeholder="search metrics..."
+              className="h-8 pl-8"
+              autoFocus
+            />
+          </div>
+          <div className="flex items-center justify-between gap-2">
+            <Button
+              variant="ghost"
+              size="sm"
+              className="h-7 px-2 text-xs"
+              disabled={filtered.length === 0}
+              onClick={() => onChange(selectAllFiltered(metrics, selected, filtered))}
+            >
+              select all ({filtered.length})
+            </Button>
+            <Button
+              variant="ghost"
+              size="sm"
+              className="h-7 px-2 text-xs"
+              disabled={selected.length === 0}
+              onClick={() => onChange([])}
+            >
+              clear all
+            </Button>
+          </div>
+        </div>
+        <div className="max-h-72 overflow-y-auto p-1" role="listbox" aria-multiselectable="true" aria-label="metrics">
+          {filtered.length === 0 ? (
+            <p className="px-3 py-6 text-center text-sm text-muted-foreground">no metrics found</p>
+          ) : (
+            filtered.map((metric) => {
+              const checked = selectedSet.has(metric);
+              const colorIndex = selected.indexOf(metric);
+              return (
+                <label
+                  key={metric}
+                  role="option"
+                  aria-selected={checked}
+                  className="flex cursor-pointer items-center gap-2.5 rounded-md px-2 py-1.5 text-sm hover:bg-accent"
+                >
+                  <Checkbox checked={checked} onCheckedChange={() => onChange(toggleMetric(metrics, selected, metric))} />
+                  <span className="min-w-0 flex-1 truncate" title={metric}>
+                    {metric}
+                  </span>
+                  {checked && (
+                    <span className="size-2.5 shrink-0 rounded-full" style={{ backgroundColor: lineColor(colorIndex) }} />
+                  )}
+                </label>
+              );
+            })
+          )}
+        </div>
+      </PopoverContent>
+    </Popover>
+  );
+}

@@ -1,0 +1,76 @@
+import { DASHBOARD_SOURCES, buildSourceSeries, type TRowInput } from '@aso/analytics';
+import type { TDateRange, TKpiReport } from '@aso/contracts';
+import { Activity } from 'lucide-react';
+import { useMemo } from 'react';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { buildSourceChartOption } from './chart.options';
+import { EChart } from './echart';
+
+/** Source chart height (spec section 9). */
+export const SOURCE_CHART_HEIGHT = '16rem';
+
+/**
+ * 'Traffic source performance' (spec section 2): one chart per dashboard source (Search,
+ * Browse, App Referrer, Web Referrer) over the applied range, 'No data available' when the
+ * source has no data in it.
+ */
+export function SourcePerformance({
+  rows,
+  range,
+  report,
+}: {
+  rows: readonly TRowInput[];
+  range: TDateRange;
+  /** The KPI report of the same rows and range: its `hasData` per source decides 'No data available'. */
+  report: TKpiReport;
+}) {
+  const charts = useMemo(
+    () =>
+      DASHBOARD_SOURCES.map((source) => {
+        const points = buildSourceSeries(rows, source.id, range);
+        const hasData = report.sources.find((s) => s.id === source.id)?.hasData ?? false;
+        return { source, points, empty: points.length === 0 || !hasData };
+      }),
+    [rows, range, report],
+  );
+
+  return (
+    <section className="flex flex-col gap-3" aria-labelledby="traffic-source-performance">
+      <div className="flex items-center gap-2">
+        <Activity className="size-4 text-primary" />
+        <h2 id="traffic-source-performance" className="text-lg font-semibold">
+          Traffic source performance
+        </h2>
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        {charts.map(({ source, points, empty }) => (
+          <Card key={source.id} className="gap-3" data-testid={`source-chart-${source.id}`}>
+            <CardHeader>
+              <CardTitle className="text-sm">{source.label}</CardTitle>
+              <CardDescription className="text-xs">
+                First-time downloads and impressions (left axis), conversion rate % (right axis)
+              </CardDescription>
+            </CardHeader>
+            <CardContent>
+              {empty ? (
+                <div
+                  className="flex items-center justify-center rounded-lg border border-dashed bg-muted/20 text-sm text-muted-foreground"
+                  style={{ height: SOURCE_CHART_HEIGHT }}
+                >
+                  No data available
+                </div>
+              ) : (
+                <SourceChart points={points} label={`${source.label}: first-time downloads, impressions and conversion rate by day`} />
+              )}
+            </CardContent>
+          </Card>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function SourceChart({ points, label }: { points: ReturnType<typeof buildSourceSeries>; label: string }) {
+  const option = useMemo(() => buildSourceChartOption(points), [points]);
+  return <EChart option={option} height={SOURCE_CHART_HEIGHT} label={label} />;
+}

@@ -1,0 +1,66 @@
+import { ExternalLinkIcon, TrophyIcon } from 'lucide-react';
+import type { TAudit } from '@aso/contracts';
+import { Badge } from '@/components/ui/badge';
+import { Card } from '@/components/ui/card';
+import { ScoreRing } from './score';
+import { StarRating } from './star-rating';
+import { AppIcon } from './app-icon';
+
+/** The app header card: icon, name, subtitle, developer, category and rank, rating (spec section 2). */
+export function AppHeaderCard({ audit }: { audit: TAudit }) {
+  const rank = audit.categoryRank?.trim();
+  return (
+    <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_16rem]">
+      <Card className="flex-row items-start gap-5 p-5 sm:p-6" data-testid="app-header">
+        <AppIcon src={audit.iconUrl} name={audit.appName} className="size-20 rounded-[22%] sm:size-24" />
+        <div className="min-w-0 flex-1 space-y-2">
+          <div>
+            <h1 className="text-xl font-semibold tracking-tight break-words sm:text-2xl" data-testid="app-name">
+              {audit.appName}
+            </h1>
+            {audit.subtitle && (
+              <p className="text-muted-foreground" data-testid="app-subtitle">
+                {audit.subtitle}
+              </p>
+            )}
+          </div>
+          {audit.developer && (
+            <p className="text-sm font-medium text-primary" data-testid="app-developer">
+              {audit.developer}
+            </p>
+          )}
+          <div className="flex flex-wrap items-center gap-2">
+            {audit.category && (
+              <Badge variant="secondary" data-testid="app-category">
+                {audit.category}
+              </Badge>
+            )}
+            {rank && (
+              <Badge variant="outline" className="gap-1" data-testid="app-rank">
+                <TrophyIcon className="text-amber-500" />
+                {rank}
+              </Badge>
+            )}
+          </div>
+          <StarRating rating={audit.rating} reviewCount={audit.reviewCount ?? '0'} />
+          <a
+            href={audit.appStoreUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex items-center gap-1 text-xs text-muted-foreground hover:text-foreground"
+          >
+            View on the App Store <ExternalLinkIcon className="size-3" />
+          </a>
+        </div>
+      </Card>
+      <Card className="items-center justify-center gap-2 p-5" data-testid="overall-score-card">
+        <p className="text-sm font-medium text-muted-foreground">Overall ASO score</p>
+        {audit.overallScore === null ? (
+          <p className="text-sm text-muted-foreground">not scored</p>
+        ) : (
+          <ScoreRing score={audit.overallScore} />
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import type { TAudit } from '@aso/contracts';
+import { SUBTITLE_MAX_CHARS, TITLE_MAX_CHARS } from '@aso/aso-rules';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { charCount } from '@/lib/format.helpers';
+import { AppIcon } from './app-icon';
+import { StarRating } from './star-rating';
+
+interface Row {
+  key: string;
+  you: boolean;
+  name: string;
+  subtitle: string | null;
+  iconUrl: string | null;
+  rating: string | null;
+  reviewCount: string | null;
+  url: string;
+}
+
+function Count({ text, limit }: { text: string | null; limit: number }) {
+  const n = charCount(text);
+  return <span className={n > limit ? 'text-destructive' : 'text-muted-foreground'}>{n}/{limit}</span>;
+}
+
+/**
+ * Competitor Analysis table (spec section 2): name, title, subtitle, icon, rating with the
+ * abbreviated review count; the audited app is the first row for comparison.
+ */
+export function CompetitorTable({ audit }: { audit: TAudit }) {
+  if (audit.competitorData.length === 0) return null;
+  const rows: Row[] = [
+    {
+      key: 'you',
+      you: true,
+      name: audit.appName ?? '',
+      subtitle: audit.subtitle,
+      iconUrl: audit.iconUrl,
+      rating: audit.rating,
+      reviewCount: audit.reviewCount,
+      url: audit.appStoreUrl,
+    },
+    ...audit.competitorData.map((c, i) => ({
+      key: `${c.appId}-${i}`,
+      you: false,
+      name: c.appName,
+      subtitle: c.subtitle,
+      iconUrl: c.iconUrl,
+      rating: c.rating,
+      reviewCount: c.reviewCount,
+      url: c.appStoreUrl,
+    })),
+  ];
+  return (
+    <Card data-testid="competitor-analysis">
+      <CardHeader>
+        <CardTitle className="text-lg">Competitor Analysis</CardTitle>
+        <CardDescription>Your listing next to the competitors you entered.</CardDescription>
+      </CardHeader>
+      <CardContent className="px-0 sm:px-5">
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[40rem] text-sm">
+            <thead>
+              <tr className="border-b text-left text-xs tracking-wide text-muted-foreground uppercase">
+                <th className="px-5 py-2 font-medium sm:pl-0">App</th>
+                <th className="px-3 py-2 font-medium">Title</th>
+                <th className="px-3 py-2 font-medium">Subtitle</th>
+                <th className="px-3 py-2 font-medium">Icon</th>
+                <th className="px-3 py-2 font-medium">Rating</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.key} className={row.you ? 'bg-primary/5' : 'border-t'} data-testid="competitor-row">
+                  <td className="px-5 py-3 align-top sm:pl-0">
+                    <div className="flex items-center gap-2">
+                      <a href={row.url} target="_blank" rel="noopener noreferrer" className="font-medium hover:underline">
+                        {row.name}
+                      </a>
+                      {row.you && <Badge className="text-[10px]">you</Badge>}
+                    </div>
+                  </td>
+                  <td className="px-3 py-3 align-top">
+                    <div className="max-w-56">{row.name}</div>
+                    <div className="text-xs"><Count text={row.name} limit={TITLE_MAX_CHARS} /></div>
+                  </td>
+                  <td className="px-3 py-3 align-top">
+                    {row.subtitle ? (
+                      <>
+                        <div className="max-w-56">{row.subtitle}</div>
+                        <div className="text-xs"><Count text={row.subtitle} limit={SUBTITLE_MAX_CHARS} /></div>
+                      </>
+                    ) : (
+                      <span className="text-muted-foreground">none</span>
+                    )}
+                  </td>
+                  <td className="px-3 py-3 align-top">
+                    <AppIcon src={row.iconUrl} name={row.name} className="size-10 rounded-[22%]" />
+                  </td>
+                  <td className="px-3 py-3 align-top">
+                    <StarRating rating={row.rating} reviewCount={row.reviewCount ?? '0'} size="sm" />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,64 @@
+import { FilmIcon, ImageIcon, TextIcon } from 'lucide-react';
+import { useState } from 'react';
+import type { TAudit } from '@aso/contracts';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { previewText } from '@/lib/format.helpers';
+import { PreviewVideo } from './preview-video';
+import { ScreenshotStrip } from './screenshot-strip';
+
+function Description({ text }: { text: string }) {
+  const [expanded, setExpanded] = useState(false);
+  const preview = previewText(text);
+  return (
+    <div className="space-y-2">
+      <p className="text-sm leading-relaxed whitespace-pre-line text-foreground/90" data-testid="app-description">
+        {expanded ? text : preview.text}
+      </p>
+      {preview.truncated && (
+        <Button variant="link" size="sm" className="h-auto px-0" onClick={() => setExpanded((v) => !v)}>
+          {expanded ? 'Read less' : 'Read more'}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** Visual Assets: preview video, iPhone screenshots, description (spec section 2). */
+export function VisualAssets({ audit }: { audit: TAudit }) {
+  return (
+    <Card data-testid="visual-assets">
+      <CardHeader>
+        <CardTitle className="text-lg">Visual Assets</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-6">
+        <div className="grid gap-6 lg:grid-cols-[auto_minmax(0,1fr)]">
+          <section className="space-y-2">
+            <h4 className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
+              <FilmIcon className="size-4" /> Preview video
+            </h4>
+            {audit.previewVideoUrl ? (
+              <PreviewVideo src={audit.previewVideoUrl} poster={audit.previewPosterUrl} />
+            ) : (
+              <p className="flex h-24 items-center justify-center rounded-xl border border-dashed px-6 text-sm text-muted-foreground lg:h-72 lg:w-44">
+                No preview video
+              </p>
+            )}
+          </section>
+          <section className="min-w-0 space-y-2">
+            <h4 className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
+              <ImageIcon className="size-4" /> iPhone screenshots ({audit.screenshots.length})
+            </h4>
+            <ScreenshotStrip urls={audit.screenshots} label={audit.appName ?? 'App'} testId="app-screenshots" />
+          </section>
+        </div>
+        <section className="space-y-2">
+          <h4 className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
+            <TextIcon className="size-4" /> Description
+          </h4>
+          {audit.description ? <Description text={audit.description} /> : <p className="text-sm text-muted-foreground">No description.</p>}
+        </section>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,128 @@
+/**
+ * The main screen's sidebar (spec section 2 "Sidebar"): title and tagline, the two navigation
+ * items, saved audits, saved dashboards, the external consulting link, the user's email with
+ * Logout.
+ */
+import { ExternalLinkIcon, LayoutDashboardIcon, LogOutIcon, ScanSearchIcon, UserIcon } from 'lucide-react';
+import { useLocation } from 'react-router';
+import { BrandMark, CONSULTING_URL, PRODUCT_NAME, PRODUCT_TAGLINE } from '@/components/brand/brand';
+import { Badge } from '@/components/ui/badge';
+import {
+  Sidebar,
+  SidebarContent,
+  SidebarFooter,
+  SidebarGroup,
+  SidebarGroupContent,
+  SidebarGroupLabel,
+  SidebarHeader,
+  SidebarMenu,
+  SidebarMenuButton,
+  SidebarMenuItem,
+  SidebarRail,
+  SidebarSeparator,
+  useSidebar,
+} from '@/components/ui/sidebar';
+import { SavedDashboardsList } from '@/features/dashboard';
+import { useAuth } from '@/features/auth/auth.context';
+import { useMainScreen, type TMainTab } from './main-screen.context';
+import { SavedAuditsList } from './saved-audits-list';
+
+const NAV: { tab: TMainTab; label: string; icon: typeof ScanSearchIcon }[] = [
+  { tab: 'audit', label: 'app page audit', icon: ScanSearchIcon },
+  { tab: 'dashboard', label: 'dashboard', icon: LayoutDashboardIcon },
+];
+
+/** The sidebar of the signed-in shell. */
+export function AppSidebar() {
+  const { user, logout } = useAuth();
+  const { tab, setTab } = useMainScreen();
+  const { setOpenMobile } = useSidebar();
+  const { pathname } = useLocation();
+
+  return (
+    <Sidebar collapsible="icon" data-testid="app-sidebar">
+      <SidebarHeader className="px-3 pt-4 pb-2 group-data-[collapsible=icon]:px-2">
+        <div className="flex items-center gap-3">
+          <BrandMark className="group-data-[collapsible=icon]:size-8" />
+          <div className="min-w-0 group-data-[collapsible=icon]:hidden">
+            <div className="flex items-center gap-2">
+              <span className="truncate font-semibold tracking-tight text-white">{PRODUCT_NAME}</span>
+              <Badge className="h-4 border-sidebar-primary/40 bg-sidebar-primary/20 px-1.5 text-[10px] text-sidebar-primary-foreground">
+                alpha
+              </Badge>
+            </div>
+            <p className="truncate text-xs text-sidebar-foreground/60">{PRODUCT_TAGLINE}</p>
+            <p className="truncate text-[11px] text-sidebar-foreground/45">ASO analysis · iOS only</p>
+          </div>
+        </div>
+      </SidebarHeader>
+      <SidebarSeparator />
+      <SidebarContent>
+        <SidebarGroup>
+          <SidebarGroupContent>
+            <SidebarMenu>
+              {NAV.map(({ tab: id, label, icon: Icon }) => (
+                <SidebarMenuItem key={id}>
+                  <SidebarMenuButton
+                    tooltip={label}
+                    isActive={pathname === '/' && tab === id}
+                    onClick={() => {
+                      setTab(id);
+                      setOpenMobile(false);
+                    }}
+                  >
+                    <Icon />
+                    <span>{label}</span>
+                  </SidebarMenuButton>
+                </SidebarMenuItem>
+              ))}
+            </SidebarMenu>
+          </SidebarGroupContent>
+        </SidebarGroup>
+        <SidebarGroup className="group-data-[collapsible=icon]:hidden">
+          <SidebarGroupLabel>saved audits</SidebarGroupLabel>
+          <SidebarGroupContent>
+            <SavedAuditsList />
+          </SidebarGroupContent>
+        </SidebarGroup>
+        <SidebarGroup className="group-data-[collapsible=icon]:hidden">
+          <SidebarGroupLabel>saved dashboards</SidebarGroupLabel>
+          <SidebarGroupContent>
+            <SavedDashboardsList />
+          </SidebarGroupContent>
+        </SidebarGroup>
+      </SidebarContent>
+      <SidebarFooter>
+        <SidebarMenu>
+          <SidebarMenuItem>
+            <SidebarMenuButton asChild tooltip="get a human ASO audit">
+              <a href={CONSULTING_URL} target="_blank" rel="noopener noreferrer" className="text-sidebar-primary">
+                <ExternalLinkIcon />
+                <span>get a human ASO audit</span>
+              </a>
+            </SidebarMenuButton>
+          </SidebarMenuItem>
+        </SidebarMenu>
+        <SidebarSeparator className="mx-0" />
+        <div className="flex items-center gap-2 rounded-md px-1 py-1 group-data-[collapsible=icon]:flex-col group-data-[collapsible=icon]:px-0">
+          <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-sidebar-accent text-sidebar-accent-foreground">
+            <UserIcon className="size-4" />
+          </span>
+          <span className="min-w-0 flex-1 truncate text-xs text-sidebar-foreground/80 group-data-[collapsible=icon]:hidden" data-testid="user-email">
+            {user?.email}
+          </span>
+          <SidebarMenuButton
+            tooltip="Logout"
+            className="w-auto shrink-0 px-2 text-xs"
+            onClick={() => void logout()}
+            aria-label="Logout"
+          >
+            <LogOutIcon />
+            <span className="group-data-[collapsible=icon]:hidden">Logout</span>
+          </SidebarMenuButton>
+        </div>
+      </SidebarFooter>
+      <SidebarRail />
+    </Sidebar>
+  );
+}

@@ -1,0 +1,26 @@
+import { useState } from 'react';
+import { AuditTab } from '@/features/audit/audit-tab';
+import { DashboardTab } from '@/features/dashboard';
+import { useMainScreen } from './main-screen.context';
+
+/**
+ * Route `/`: the audit tab and the dashboard tab (spec section 2). A tab stays mounted once
+ * shown, so a running audit's progress or a dashboard's uploads survive switching tabs.
+ */
+export function MainScreen() {
+  const { tab } = useMainScreen();
+  const [dashboardShown, setDashboardShown] = useState(tab === 'dashboard');
+  if (tab === 'dashboard' && !dashboardShown) setDashboardShown(true);
+  return (
+    <>
+      <div hidden={tab !== 'audit'} data-testid="audit-tab">
+        <AuditTab />
+      </div>
+      {dashboardShown && (
+        <div hidden={tab !== 'dashboard'} data-testid="dashboard-tab">
+          <DashboardTab />
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { FileTextIcon } from 'lucide-react';
+import type { TSavedAudit } from '@aso/contracts';
+import { useSidebar } from '@/components/ui/sidebar';
+import { apiFetch } from '@/lib/api';
+import { savedAuditsKey, savedAuditsQuery } from '@/lib/queries';
+import { useMainScreen } from './main-screen.context';
+import { SavedItemList } from './saved-item-list';
+
+/** The sidebar's saved audits: click opens the audit in the audit tab (spec section 4). */
+export function SavedAuditsList() {
+  const queryClient = useQueryClient();
+  const { openAudit } = useMainScreen();
+  const { setOpenMobile } = useSidebar();
+  const list = useQuery(savedAuditsQuery());
+  const remove = useMutation({
+    mutationFn: (item: TSavedAudit) => apiFetch(`/api/saved-audits/${encodeURIComponent(item.id)}`, { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: savedAuditsKey }),
+  });
+  return (
+    <SavedItemList
+      items={list.data}
+      isLoading={list.isPending}
+      isError={list.isError}
+      kind="audit"
+      icon={FileTextIcon}
+      emptyText="No saved audits yet"
+      testId="saved-audits"
+      onOpen={(item) => {
+        openAudit(item.auditId);
+        setOpenMobile(false);
+      }}
+      onDelete={(item) => remove.mutateAsync(item)}
+    />
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * A sidebar list of saved things (audits, dashboards): click opens, the trash button asks
+ * 'Are you sure?' before deleting, a failed delete shows 'Delete Failed' (spec sections 2, 8).
+ * Shared by the saved audits list here and the dashboard feature's saved dashboards list.
+ */
+import { Trash2Icon, type LucideIcon } from 'lucide-react';
+import { useState } from 'react';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import {
+  SidebarMenu,
+  SidebarMenuAction,
+  SidebarMenuButton,
+  SidebarMenuItem,
+  SidebarMenuSkeleton,
+} from '@/components/ui/sidebar';
+import { toast } from '@/components/ui/use-toast';
+
+/** One entry of a {@link SavedItemList}. */
+export interface SavedItem {
+  id: string;
+  name: string;
+}
+
+/** Props of {@link SavedItemList}. */
+export interface SavedItemListProps<T extends SavedItem> {
+  items: T[] | undefined;
+  isLoading: boolean;
+  isError?: boolean;
+  /** 'audit' or 'dashboard': used in the texts ('Failed to delete audit. Please try again.'). */
+  kind: string;
+  icon: LucideIcon;
+  emptyText: string;
+  onOpen: (item: T) => void;
+  /** Deletes the item; a rejection shows the 'Delete Failed' toast. */
+  onDelete: (item: T) => Promise<unknown>;
+  /** `data-testid` of the list (tests find entries by name inside it). */
+  testId?: string;
+}
+
+/** The list, with the confirmation dialog and delete toasts. */
+export function SavedItemList<T extends SavedItem>({
+  items,
+  isLoading,
+  isError,
+  kind,
+  icon: Icon,
+  emptyText,
+  onOpen,
+  onDelete,
+  testId,
+}: SavedItemListProps<T>) {
+  const [pending, setPending] = useState<T | null>(null);
+
+  const confirmDelete = async (item: T) => {
+    try {
+      await onDelete(item);
+      toast({ title: 'Deleted', description: `"${item.name}" was deleted.` });
+    } catch {
+      toast({ title: 'Delete Failed', description: `Failed to delete ${kind}. Please try again.`, variant: 'destructive' });
+    }
+  };
+
+  return (
+    <>
+      <SidebarMenu data-testid={testId}>
+        {isLoading &&
+          Array.from({ length: 3 }, (_, i) => (
+            <SidebarMenuItem key={i}>
+              <SidebarMenuSkeleton />
+            </SidebarMenuItem>
+          ))}
+        {!isLoading && isError && (
+          <li className="px-2 py-1 text-xs text-sidebar-foreground/60">Could not load saved {kind}s.</li>
+        )}
+        {!isLoading && !isError && items?.length === 0 && (
+          <li className="px-2 py-1 text-xs text-sidebar-foreground/60">{emptyText}</li>
+        )}
+        {items?.map((item) => (
+          <SidebarMenuItem key={item.id}>
+            <SidebarMenuButton onClick={() => onOpen(item)} title={item.name} data-testid={`saved-${kind}`}>
+              <Icon />
+              <span>{item.name}</span>
+            </SidebarMenuButton>
+            <SidebarMenuAction aria-label={`Delete ${item.name}`} onClick={() => setPending(item)}>
+              <Trash2Icon />
+            </SidebarMenuAction>
+          </SidebarMenuItem>
+        ))}
+      </SidebarMenu>
+      <AlertDialog open={pending !== null} onOpenChange={(open) => !open && setPending(null)}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Are you sure?</AlertDialogTitle>
+            <AlertDialogDescription>
+              This permanently deletes the saved {kind} "{pending?.name}". This cannot be undone.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction
+              className="bg-destructive text-destructive-foreground hover:bg-destructive/90"
+              onClick={() => {
+                if (pending) void confirmDelete(pending);
+              }}
+            >
+              Delete
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </>
+  );
+}

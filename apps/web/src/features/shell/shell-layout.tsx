@@ -1,0 +1,38 @@
+import { Outlet, useLocation } from 'react-router';
+import { Separator } from '@/components/ui/separator';
+import { SidebarInset, SidebarProvider, SidebarTrigger } from '@/components/ui/sidebar';
+import { AppSidebar } from './app-sidebar';
+import { MainScreenProvider, useMainScreen } from './main-screen.context';
+
+function PageTitle() {
+  const { pathname } = useLocation();
+  const { tab } = useMainScreen();
+  let title = tab === 'audit' ? 'app page audit' : 'dashboard';
+  if (pathname.startsWith('/results/')) title = 'audit result';
+  else if (pathname.startsWith('/admin')) title = 'admin';
+  return <span className="truncate text-sm font-medium">{title}</span>;
+}
+
+/**
+ * The signed-in shell: sidebar plus content, with a top bar holding the sidebar trigger. The
+ * main-screen state ({@link MainScreenProvider}) lives here so every signed-in route shares it.
+ */
+export function ShellLayout() {
+  return (
+    <MainScreenProvider>
+      <SidebarProvider>
+        <AppSidebar />
+        <SidebarInset>
+          <header className="sticky top-0 z-20 flex h-14 shrink-0 items-center gap-2 border-b bg-background/85 px-4 backdrop-blur supports-[backdrop-filter]:bg-background/70">
+            <SidebarTrigger className="-ml-1" data-testid="sidebar-trigger" />
+            <Separator orientation="vertical" className="mr-1 h-4!" />
+            <PageTitle />
+          </header>
+          <div className="flex-1">
+            <Outlet />
+          </div>
+        </SidebarInset>
+      </SidebarProvider>
+    </MainScreenProvider>
+  );
+}

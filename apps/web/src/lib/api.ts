@@ -1,0 +1,144 @@
+/**
+ * The web app's one API client (spec sections 6-8, DESIGN sections 5-6). Every call:
+ * - carries `Authorization: Bearer <localStorage.sessionToken>` when a token is stored,
+ * - is sent with `credentials: 'include'`,
+ * - sends and parses JSON (a `FormData` body is sent as multipart, for uploads),
+ * - turns a non-2xx answer into an {@link ApiError} whose message is
+ *   `"<status>: <body text>"` (or the status text when the body is empty; spec section 8),
+ * - optionally validates the answer with a `@aso/contracts` schema.
+ *
+ * Query factories per resource live in `./queries.ts`; TanStack Query defaults in
+ * `./query-client.ts`.
+ */
+import type { TErrorBody } from '@aso/contracts';
+import { getSessionToken } from './session';
+
+/** Anything with zod's `parse` (every `@aso/contracts` schema qualifies). */
+export interface Schema<T> {
+  parse(data: unknown): T;
+}
+
+/** HTTP methods the API uses. */
+export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Options of {@link apiFetch}. */
+export interface ApiFetchOptions<T> {
+  /** Default 'GET'. */
+  method?: THttpMethod;
+  /** JSON-serialised unless it is a `FormData` (then sent as multipart, no content type set). */
+  body?: unknown;
+  /** Validates the parsed answer; a mismatch throws the schema's error. */
+  schema?: Schema<T>;
+  /** Extra headers, e.g. `x-access-code` for admin calls. */
+  headers?: Record<string, string>;
+  /** Aborts the call (TanStack Query passes one to query functions). */
+  signal?: AbortSignal;
+  /**
+   * Gives up after this many ms with a `TimeoutError` DOMException. Default 30 000; uploads
+   * that wait for the merge should pass more (the gateway waits up to 60 s).
+   */
+  timeoutMs?: number;
+  /** 'null' makes a 401 answer resolve to `null` instead of throwing (spec section 7 notes). */
+  on401?: 'throw' | 'null';
+}
+
+/** Default per-call timeout (ms). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * A non-2xx answer. `message` is `"<status>: <body text>"` (spec section 8); `body` is the
+ * parsed `{ message, code }` of DESIGN section 6 when the body is that JSON, else null.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    /** HTTP status code. */
+    readonly status: number,
+    /** The raw body text (may be empty). */
+    readonly bodyText: string,
+    /** The parsed error body, when the answer was `{ message, code }` JSON. */
+    readonly body: TErrorBody | null,
+    statusText = '',
+  ) {
+    super(`${status}: ${bodyText || statusText}`);
+  }
+}
+
+/** Builds the `"<status>: <body text>"` message of spec section 8. */
+export function formatApiErrorMessage(status: number, bodyText: string, statusText: string): string {
+  return `${status}: ${bodyText || statusText}`;
+}
+
+function parseErrorBody(text: string): TErrorBody | null {
+  try {
+    const data: unknown = JSON.parse(text);
+    if (data && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string') {
+      return data as TErrorBody;
+    }
+  } catch {
+    // Not JSON: keep the raw text only.
+  }
+  return null;
+}
+
+/** Headers every authenticated call carries (also used by the SSE client). */
+export function authHeaders(): Record<string, string> {
+  const token = getSessionToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/**
+ * Calls the API at `path` (e.g. `/api/saved-audits`) and resolves with the parsed JSON answer
+ * (validated by `schema` when given); an empty answer (204) resolves to `undefined`.
+ *
+ * @throws {ApiError} on a non-2xx answer (except a 401 with `on401: 'null'`, which resolves null).
+ * @throws {TypeError} on a network failure (fetch's own error).
+ * @throws {DOMException} `TimeoutError` after `timeoutMs`, `AbortError` when `signal` aborts.
+ */
+export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptions<T> = {}): Promise<T> {
+  const { method = 'GET', body, schema, signal, timeoutMs = DEFAULT_TIMEOUT_MS, on401 = 'throw' } = options;
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(), ...options.headers };
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const res = await fetch(path, {
+    method,
+    headers,
+    body: payload,
+    credentials: 'include',
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  });
+  if (res.status === 401 && on401 === 'null') return null as T;
+  const text = await res.text();
+  if (!res.ok) throw new ApiError(res.status, text, parseErrorBody(text), res.statusText);
+  if (text === '') return undefined as T;
+  const data: unknown = JSON.parse(text);
+  return schema ? schema.parse(data) : (data as T);
+}
+
+/**
+ * The server's message of a failed call, for toasts that show "the server message or
+ * <fallback>" (spec section 8): the `message` of an `{ message, code }` body, else the raw
+ * body text, else `fallback` (also for network errors and anything that is not an ApiError).
+ */
+export function serverMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) {
+    const msg = err.body?.message?.trim() || err.bodyText.trim();
+    return msg || fallback;
+  }
+  return fallback;
+}
+
+/** A schema for a JSON array whose items each pass `item` (contracts export item schemas). */
+export function arrayOf<T>(item: Schema<T>): Schema<T[]> {
+  return {
+    parse(data: unknown): T[] {
+      if (!Array.isArray(data)) throw new TypeError('expected a JSON array');
+      return data.map((entry) => item.parse(entry));
+    },
+  };
+}

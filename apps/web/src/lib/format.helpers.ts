@@ -1,0 +1,88 @@
+/**
+ * Pure display helpers of the audit screens (spec sections 2 and 9). No I/O, no React.
+ */
+
+/**
+ * Abbreviates a review count (spec section 9: "K from 1,000, M from 1,000,000"), one decimal
+ * at most, trailing `.0` dropped: `999` -> '999', `1000` -> '1K', `1540` -> '1.5K',
+ * `40585992` -> '40.6M'. A count that would round up to '1000K' reads '1M'.
+ *
+ * Accepts a number or the audit's string (`'40585992'`, `'40,585,992'`); text that is not a
+ * count (e.g. already '1.2M', or empty) is returned trimmed as it was.
+ */
+export function abbreviateCount(value: number | string | null | undefined): string {
+  if (value === null || value === undefined) return '0';
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  const n = typeof value === 'number' ? value : Number(text.replace(/[,\s_]/g, ''));
+  if (text === '' || !Number.isFinite(n)) return text;
+  const abs = Math.abs(n);
+  const oneDecimal = (x: number) => String(Math.round(x * 10) / 10);
+  if (abs >= 1_000_000) return `${oneDecimal(n / 1_000_000)}M`;
+  if (abs >= 1_000) {
+    const k = Math.round((n / 1_000) * 10) / 10;
+    return Math.abs(k) >= 1000 ? `${oneDecimal(n / 1_000_000)}M` : `${k}K`;
+  }
+  return String(Math.round(n));
+}
+
+/**
+ * Elapsed time as `mm:ss:ms` (spec section 2: minutes:seconds:milliseconds), where the last
+ * part is hundredths of a second (two digits; the view refreshes every 100 ms). Minutes grow
+ * past 59 (`75:00:00`). Negative input counts as 0.
+ */
+export function formatElapsed(elapsedMs: number): string {
+  const ms = Math.max(0, Math.floor(elapsedMs));
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.floor((ms % 60_000) / 1000);
+  const hundredths = Math.floor((ms % 1000) / 10);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(minutes)}:${pad(seconds)}:${pad(hundredths)}`;
+}
+
+/** A duration in ms as '3 min 40 sec', '1 min', '45 sec' or '0 min'. */
+export function formatDuration(durationMs: number): string {
+  const total = Math.max(0, Math.round(durationMs / 1000));
+  const min = Math.floor(total / 60);
+  const sec = total % 60;
+  if (min === 0 && sec === 0) return '0 min';
+  if (min === 0) return `${sec} sec`;
+  return sec === 0 ? `${min} min` : `${min} min ${sec} sec`;
+}
+
+/**
+ * Fill of five rating stars, each 0-1: `4.78` -> `[1, 1, 1, 1, 0.78]`. Accepts the audit's
+ * rating string; anything unparsable or outside 0-5 is clamped (unparsable -> all 0).
+ */
+export function starFills(rating: number | string | null | undefined): number[] {
+  const n = typeof rating === 'number' ? rating : Number.parseFloat(rating ?? '');
+  const value = Number.isFinite(n) ? Math.min(5, Math.max(0, n)) : 0;
+  return [0, 1, 2, 3, 4].map((i) => Math.round(Math.min(1, Math.max(0, value - i)) * 100) / 100);
+}
+
+/** A rating string shown with one decimal ('4.78' -> '4.8'); '–' when it is not a number. */
+export function formatRating(rating: number | string | null | undefined): string {
+  const n = typeof rating === 'number' ? rating : Number.parseFloat(rating ?? '');
+  return Number.isFinite(n) ? n.toFixed(1) : '–';
+}
+
+/** Characters after which a description is cut with "Read more" (spec section 9). */
+export const DESCRIPTION_PREVIEW_CHARS = 300;
+
+/**
+ * The collapsed form of a description: the whole text when it has at most `limit` characters
+ * (code points), else the first `limit` characters, trimmed at the end, followed by '…'.
+ * `truncated` tells whether "Read more" is needed.
+ */
+export function previewText(
+  text: string,
+  limit = DESCRIPTION_PREVIEW_CHARS,
+): { text: string; truncated: boolean } {
+  const chars = Array.from(text);
+  if (chars.length <= limit) return { text, truncated: false };
+  return { text: `${chars.slice(0, limit).join('').trimEnd()}…`, truncated: true };
+}
+
+/** Length in characters (code points, so an emoji counts once), as Apple counts name length. */
+export function charCount(text: string | null | undefined): number {
+  return Array.from(text ?? '').length;
+}

@@ -1,0 +1,65 @@
+/**
+ * TanStack Query factories, one per resource (STYLE "Web"). Keys are path segments, so the
+ * generic reader of `./query-client.ts` and invalidation agree: `['/api/audit', id]` is
+ * `GET /api/audit/<id>`. Mutations invalidate the keys they change:
+ * - save / delete a saved audit -> {@link savedAuditsKey}
+ * - save / delete a dashboard -> {@link dashboardsKey}
+ * - feedback -> `['/api/feedback', auditId]`
+ */
+import { queryOptions } from '@tanstack/react-query';
+import {
+  ZAudit,
+  ZCheckUserAnswer,
+  ZDashboardList,
+  ZSavedAudit,
+  type TCheckUserAnswer,
+} from '@aso/contracts';
+import { apiFetch, arrayOf } from './api';
+
+/** Key of `GET /api/check-access` with the bearer token (the session check). */
+export const checkAccessKey = ['/api/check-access'] as const;
+/** Key of `GET /api/saved-audits`. */
+export const savedAuditsKey = ['/api/saved-audits'] as const;
+/** Key of `GET /api/dashboards`. */
+export const dashboardsKey = ['/api/dashboards'] as const;
+/** Key of `GET /api/audit/{id}`. */
+export const auditKey = (id: string) => ['/api/audit', id] as const;
+/** Key of the feedback list of one audit (invalidated after `POST /api/feedback`). */
+export const feedbackKey = (auditId: string) => ['/api/feedback', auditId] as const;
+
+const NOT_A_USER: TCheckUserAnswer = { isUser: false, user: null };
+
+/**
+ * The session check (spec section 4 "Session"). Runs only while `hasToken` is true, is never
+ * retried; a 401 answer counts as "not a user" (the caller then removes the token).
+ */
+export const checkAccessQuery = (hasToken: boolean) =>
+  queryOptions({
+    queryKey: checkAccessKey,
+    queryFn: async ({ signal }) =>
+      (await apiFetch('/api/check-access', { schema: ZCheckUserAnswer, signal, on401: 'null' })) ??
+      NOT_A_USER,
+    enabled: hasToken,
+    retry: false,
+  });
+
+/** One audit as `GET /api/audit/{id}` answers it. A 404 (unknown or foreign id) throws ApiError. */
+export const auditQuery = (id: string) =>
+  queryOptions({
+    queryKey: auditKey(id),
+    queryFn: ({ signal }) => apiFetch(`/api/audit/${encodeURIComponent(id)}`, { schema: ZAudit, signal }),
+  });
+
+/** The signed-in user's saved audits. */
+export const savedAuditsQuery = () =>
+  queryOptions({
+    queryKey: savedAuditsKey,
+    queryFn: ({ signal }) => apiFetch('/api/saved-audits', { schema: arrayOf(ZSavedAudit), signal }),
+  });
+
+/** The signed-in user's saved dashboards (for the dashboard feature's sidebar list). */
+export const dashboardsQuery = () =>
+  queryOptions({
+    queryKey: dashboardsKey,
+    queryFn: ({ signal }) => apiFetch('/api/dashboards', { schema: ZDashboardList, signal }),
+  });

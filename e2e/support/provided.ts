@@ -1,0 +1,13 @@
+/** Values the browser project's global setup hands to tests (`inject('baseUrl')`, ...). */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Origin of the api serving the built web app, e.g. `http://127.0.0.1:41234`. */
+    baseUrl: string;
+    /** The admin access code the api was started with (`ADMIN_ACCESS_CODE`). */
+    adminCode: string;
+    /** Origin of the store replay server the workers scrape. */
+    replayUrl: string;
+  }
+}
+
+export {};

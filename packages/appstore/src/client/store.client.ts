@@ -1,0 +1,362 @@
+import type { TAppListing, TPageLayout } from '@aso/contracts';
+import {
+  AppNotFoundError,
+  StoreError,
+  StoreHttpError,
+  StoreMalformedResponseError,
+  StoreRateLimitedError,
+  StoreUnavailableError,
+} from '../errors/store.errors';
+import { mergeListing } from '../listing/listing.merge';
+import { parseLookup } from '../parsers/lookup.parser';
+import { parseProductPage, type TParsedProductPage } from '../parsers/product-page.parser';
+import type { TListingPart } from '../parsers/parser.types';
+import { parseReviewsFeed } from '../parsers/reviews.parser';
+import { guardedFetch, originOf, type TFetchedResponse } from './guarded-fetch';
+
+/** Apple's origin of the lookup API and the reviews RSS feed. */
+export const DEFAULT_ITUNES_ORIGIN = 'https://itunes.apple.com';
+/** Apple's origin of product pages. */
+export const DEFAULT_APP_STORE_ORIGIN = 'https://apps.apple.com';
+/** Default per-request timeout, ms. */
+export const DEFAULT_STORE_TIMEOUT_MS = 15_000;
+/** Default response size cap, bytes (a 2025 product page is about 900 KB). */
+export const DEFAULT_STORE_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Retry policy for 429 and 5xx answers, timeouts, dropped connections and cut-off bodies. */
+export interface TStoreRetryOptions {
+  /** Tries per request, including the first (default 3). */
+  attempts?: number;
+  /** First backoff delay, ms (default 500); doubles per retry, with jitter. */
+  baseDelayMs?: number;
+  /** Largest backoff delay, ms (default 8000). */
+  maxDelayMs?: number;
+  /**
+   * Longest Retry-After the client waits for itself, ms (default 30 000). A 429 asking for
+   * more throws `StoreRateLimitedError` at once, so the worker can slow the whole queue.
+   */
+  maxRetryAfterMs?: number;
+}
+
+/** Options of {@link fetchAppListing}. */
+export interface TFetchAppListingOptions {
+  /** App id (digits). */
+  appId: string;
+  /** Two-letter storefront; 'us' by default. */
+  storefront?: string;
+  /** Origin of the lookup API and reviews feed (`ITUNES_ORIGIN`); Apple's by default. */
+  itunesOrigin?: string;
+  /** Origin of product pages (`APP_STORE_ORIGIN`); Apple's by default. */
+  appStoreOrigin?: string;
+  /** Cancels every request (e.g. the BullMQ job's abort signal); its reason is thrown. */
+  signal?: AbortSignal;
+  /** Per-request timeout including the body, ms (default 15 000). */
+  timeoutMs?: number;
+  /** Response size cap per request, bytes (default 8 MiB). */
+  maxBytes?: number;
+  retry?: TStoreRetryOptions;
+  /** Also read the reviews RSS feed for the reviews summary (default true). */
+  includeReviews?: boolean;
+  /**
+   * Extra request headers (tests use the replay server's `x-replay-*` fault headers). Never
+   * put credentials here: requests go to the store.
+   */
+  headers?: Record<string, string>;
+  /** Clock for `fetchedAt` (tests). */
+  now?: () => Date;
+}
+
+/** How one source went: fetched and used, not found, failed, or not asked. */
+export interface TSourceReport {
+  url: string;
+  status: 'ok' | 'not_found' | 'failed' | 'skipped';
+  /** Final HTTP status, when an answer arrived. */
+  httpStatus?: number;
+  attempts: number;
+  /** Why the source failed (its error message). */
+  error?: string;
+  /** The error itself, for callers that branch on its type. */
+  cause?: StoreError;
+}
+
+/** Result of {@link fetchAppListing}. */
+export interface TFetchAppListingResult {
+  listing: TAppListing;
+  layout: TPageLayout;
+  sources: { lookup: TSourceReport; page: TSourceReport; reviews: TSourceReport };
+}
+
+interface TRetryPolicy {
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  maxRetryAfterMs: number;
+}
+
+/** Exponential backoff with equal jitter: half fixed, half random (ms). */
+export function backoffDelayMs(
+  attempt: number,
+  policy: Pick<TRetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
+
+/**
+ * Retry-After header value in ms: delta-seconds or an HTTP date (RFC 9110 section 10.2.3);
+ * null when absent or unreadable.
+ */
+export function parseRetryAfterMs(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    function onAbort() {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+interface TRequestOutcome {
+  response: TFetchedResponse;
+  attempts: number;
+}
+
+class SourceError extends Error {
+  constructor(
+    readonly error: StoreError,
+    readonly attempts: number,
+    readonly httpStatus?: number,
+  ) {
+    super(error.message);
+  }
+}
+
+/**
+ * GET with retries: 2xx and 404 are returned; 429 and 5xx, timeouts, dropped connections and
+ * cut-off bodies are retried with backoff (429 waits for Retry-After when given and not longer
+ * than `maxRetryAfterMs`); when tries run out a 429 throws `StoreRateLimitedError`, a 5xx
+ * `StoreHttpError`. Other 4xx throw at once. Errors are wrapped in SourceError with the
+ * number of tries.
+ */
+async function getWithRetry(
+  url: string,
+  policy: TRetryPolicy,
+  fetchOptions: Parameters<typeof guardedFetch>[1],
+): Promise<TRequestOutcome> {
+  for (let attempt = 1; ; attempt += 1) {
+    let response: TFetchedResponse;
+    try {
+      response = await guardedFetch(url, fetchOptions);
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      if (!error.retryable || attempt >= policy.attempts) throw new SourceError(error, attempt);
+      await sleep(backoffDelayMs(attempt, policy), fetchOptions.signal);
+      continue;
+    }
+    const { status } = response;
+    if ((status >= 200 && status < 300) || status === 404) return { response, attempts: attempt };
+    if (status === 429) {
+      const backoff = backoffDelayMs(attempt, policy);
+      const retryAfter = parseRetryAfterMs(response.headers.get('retry-after'));
+      const wait = Math.max(retryAfter ?? 0, backoff);
+      if (attempt >= policy.attempts || wait > policy.maxRetryAfterMs) {
+        throw new SourceError(
+          new StoreRateLimitedError(url, retryAfter ?? backoff),
+          attempt,
+          status,
+        );
+      }
+      await sleep(wait, fetchOptions.signal);
+      continue;
+    }
+    if (status >= 500 && attempt < policy.attempts) {
+      await sleep(backoffDelayMs(attempt, policy), fetchOptions.signal);
+      continue;
+    }
+    throw new SourceError(new StoreHttpError(url, status, attempt), attempt, status);
+  }
+}
+
+function failed(url: string, error: unknown): TSourceReport {
+  if (error instanceof SourceError) {
+    return {
+      url,
+      status: 'failed',
+      attempts: error.attempts,
+      error: error.error.message,
+      cause: error.error,
+      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+    };
+  }
+  throw error;
+}
+
+/**
+ * Fetches and normalises one app's listing in one storefront (issue 4, points 3-4; DESIGN
+ * section 2 "Store data sources"). Reads, concurrently, the lookup API
+ * (`<itunesOrigin>/lookup?id=&country=&entity=software`), the product page
+ * (`<appStoreOrigin>/<cc>/app/id<id>`) and the reviews RSS feed
+ * (`<itunesOrigin>/<cc>/rss/customerreviews/id=<id>/sortby=mostrecent/json`), each with a
+ * timeout, the caller's abort signal, a size cap, retries (see `TStoreRetryOptions`) and the
+ * SSRF guard (only the two origins are fetched; redirects elsewhere are refused).
+ *
+ * The listing is built with `mergeListing` (product page wins, lookup fills gaps). When only
+ * one of lookup and page has the app or answers, it is built from that one and its
+ * `unknownFields` name what stayed unknown; a failed reviews feed only leaves `reviews` unknown.
+ *
+ * Throws:
+ * - `AppNotFoundError` ('App not found in the <CC> App Store') when the lookup has
+ *   `resultCount: 0` and the page answers 404, at once, without retries;
+ * - `StoreRateLimitedError` when neither source could be read and one was rate-limited
+ *   (carries `retryAfterMs` for BullMQ's rate limiter);
+ * - `StoreUnavailableError` when neither source could be read for other reasons (its
+ *   `causes` name each source's error: HTTP status, timeout, refused redirect, cut-off or
+ *   malformed body, unknown page layout);
+ * - the signal's abort reason when the caller aborts;
+ * - `TypeError` naming a bad option (app id, storefront, origin).
+ */
+export async function fetchAppListing(
+  options: TFetchAppListingOptions,
+): Promise<TFetchAppListingResult> {
+  const { appId } = options;
+  if (!/^\d+$/.test(appId)) throw new TypeError(`appId must be digits, got "${appId}"`);
+  const storefront = (options.storefront ?? 'us').toLowerCase();
+  if (!/^[a-z]{2}$/.test(storefront)) {
+    throw new TypeError(`storefront must be two letters, got "${options.storefront}"`);
+  }
+  const itunesOrigin = originOf(options.itunesOrigin ?? DEFAULT_ITUNES_ORIGIN, 'itunesOrigin');
+  const appStoreOrigin = originOf(
+    options.appStoreOrigin ?? DEFAULT_APP_STORE_ORIGIN,
+    'appStoreOrigin',
+  );
+  const policy: TRetryPolicy = {
+    attempts: Math.max(1, options.retry?.attempts ?? 3),
+    baseDelayMs: options.retry?.baseDelayMs ?? 500,
+    maxDelayMs: options.retry?.maxDelayMs ?? 8_000,
+    maxRetryAfterMs: options.retry?.maxRetryAfterMs ?? 30_000,
+  };
+  const fetchOptions = {
+    allowedOrigins: [itunesOrigin, appStoreOrigin],
+    timeoutMs: options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
+    maxBytes: options.maxBytes ?? DEFAULT_STORE_MAX_BYTES,
+    headers: { accept: 'text/html,application/json;q=0.9,*/*;q=0.8', ...options.headers },
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+
+  const lookupUrl = `${itunesOrigin}/lookup?id=${appId}&country=${storefront}&entity=software`;
+  const pageUrl = `${appStoreOrigin}/${storefront}/app/id${appId}`;
+  const reviewsUrl = `${itunesOrigin}/${storefront}/rss/customerreviews/id=${appId}/sortby=mostrecent/json`;
+
+  const lookupTask = (async (): Promise<{ report: TSourceReport; part: TListingPart | null }> => {
+    try {
+      const { response, attempts } = await getWithRetry(lookupUrl, policy, fetchOptions);
+      const base = { url: lookupUrl, attempts, httpStatus: response.status };
+      if (response.status === 404) return { report: { ...base, status: 'not_found' }, part: null };
+      let part: TListingPart | null;
+      try {
+        part = parseLookup(response.text, appId);
+      } catch (error) {
+        throw new SourceError(
+          new StoreMalformedResponseError(lookupUrl, 'iTunes lookup JSON', String(error)),
+          attempts,
+          response.status,
+        );
+      }
+      return { report: { ...base, status: part ? 'ok' : 'not_found' }, part };
+    } catch (error) {
+      return { report: failed(lookupUrl, error), part: null };
+    }
+  })();
+
+  const pageTask = (async (): Promise<{
+    report: TSourceReport;
+    page: TParsedProductPage | null;
+  }> => {
+    try {
+      const { response, attempts } = await getWithRetry(pageUrl, policy, fetchOptions);
+      const base = { url: pageUrl, attempts, httpStatus: response.status };
+      if (response.status === 404) return { report: { ...base, status: 'not_found' }, page: null };
+      try {
+        return {
+          report: { ...base, status: 'ok' },
+          page: parseProductPage(response.text, { appId }),
+        };
+      } catch (error) {
+        if (error instanceof StoreError) throw new SourceError(error, attempts, response.status);
+        throw error;
+      }
+    } catch (error) {
+      return { report: failed(pageUrl, error), page: null };
+    }
+  })();
+
+  const reviewsTask = (async () => {
+    if (options.includeReviews === false) {
+      return {
+        report: { url: reviewsUrl, status: 'skipped', attempts: 0 } as TSourceReport,
+        summary: null,
+      };
+    }
+    try {
+      const { response, attempts } = await getWithRetry(reviewsUrl, policy, fetchOptions);
+      const base = { url: reviewsUrl, attempts, httpStatus: response.status };
+      if (response.status === 404)
+        return { report: { ...base, status: 'not_found' } as TSourceReport, summary: null };
+      try {
+        return {
+          report: { ...base, status: 'ok' } as TSourceReport,
+          summary: parseReviewsFeed(response.text).summary,
+        };
+      } catch (error) {
+        throw new SourceError(
+          new StoreMalformedResponseError(reviewsUrl, 'customer reviews RSS JSON', String(error)),
+          attempts,
+          response.status,
+        );
+      }
+    } catch (error) {
+      return { report: failed(reviewsUrl, error), summary: null };
+    }
+  })();
+
+  const [lookup, page, reviews] = await Promise.all([lookupTask, pageTask, reviewsTask]);
+  if (options.signal?.aborted) throw options.signal.reason;
+
+  const sources = { lookup: lookup.report, page: page.report, reviews: reviews.report };
+  if (!lookup.part && !page.page) {
+    if (lookup.report.status === 'not_found' && page.report.status === 'not_found') {
+      throw new AppNotFoundError(appId, storefront);
+    }
+    const causes: Record<string, StoreError> = {};
+    if (lookup.report.cause) causes.lookup = lookup.report.cause;
+    if (page.report.cause) causes['product page'] = page.report.cause;
+    const rateLimited = Object.values(causes).find((e) => e instanceof StoreRateLimitedError);
+    if (rateLimited) throw rateLimited;
+    throw new StoreUnavailableError(appId, storefront, causes);
+  }
+
+  const listing = mergeListing({
+    appId,
+    storefront,
+    lookup: lookup.part,
+    page: page.page,
+    reviews: reviews.summary,
+    fetchedAt: (options.now?.() ?? new Date()).toISOString(),
+  });
+  return { listing, layout: listing.sourceLayout, sources };
+}

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import type { TAppListing } from '@aso/contracts';
+import type { TParsedProductPage } from '../parsers/product-page.parser';
+import type { TListingPart } from '../parsers/parser.types';
+import { diffListings } from './listing.diff';
+import { mergeListing, primaryScreenshotUrls } from './listing.merge';
+
+// Constructed sources for the merge rules.
+const lookup: TListingPart = {
+  source: 'lookup',
+  values: {
+    appName: 'Lookup Name',
+    developer: 'Dev',
+    category: 'Travel',
+    rating: '4.47',
+    reviewCount: '1289',
+    description: 'From lookup',
+    iconUrl: 'https://x/512x512bb.jpg',
+    screenshots: {
+      iphone: {
+        deviceType: 'lookup:iphone',
+        screenshots: [{ url: 'https://x/392x696bb.png', width: 392, height: 696 }],
+      },
+    },
+    version: '3.13.1',
+    releaseNotes: 'Fixes',
+    languages: ['English'],
+    appStoreUrl: 'https://apps.apple.com/us/app/rivian/id1570215232',
+  },
+};
+
+function page(values: TListingPart['values']): TParsedProductPage {
+  return { layout: 'ember', parts: [{ source: 'page:ember', values }], supplied: [], missing: [] };
+}
+
+const base = {
+  appId: '1570215232',
+  storefront: 'US',
+  reviews: null,
+  fetchedAt: '2026-06-24T00:00:00.000Z',
+};
+
+describe('mergeListing', () => {
+  it('builds from the lookup alone and names the fields that stay unknown', () => {
+    const l = mergeListing({ ...base, lookup, page: null });
+    expect(l.storefront).toBe('us');
+    expect(l.sourceLayout).toBe('none');
+    expect(l.appName).toBe('Lookup Name');
+    expect(l.subtitle).toBeNull();
+    expect(l.categoryRank).toBe('N/A');
+    expect(l.fieldSources.appName).toBe('lookup');
+    expect(l.unknownFields).toEqual([
+      'subtitle',
+      'categoryRank',
+      'ratingHistogram',
+      'previews',
+      'inAppEvents',
+      'price',
+      'bundleId',
+      'ageRating',
+      'promotionalText',
+      'reviews',
+    ]);
+    expect(primaryScreenshotUrls(l)).toEqual(['https://x/392x696bb.png']);
+  });
+
+  it('the product page wins where both have a field; the lookup fills the gaps', () => {
+    const l = mergeListing({
+      ...base,
+      lookup,
+      page: page({
+        appName: 'Page Name',
+        subtitle: 'Electric adventures',
+        rating: '4.5',
+        categoryRank: '#3 in Travel',
+        chartPosition: { position: 3, genreName: 'Travel', chart: 'top-free' },
+        screenshots: {},
+        previews: [
+          {
+            device: 'iphone',
+            deviceType: 'iphone_6_5',
+            videoUrl: 'https://v/a.m3u8',
+            posterUrl: null,
+          },
+        ],
+        inAppEvents: [],
+      }),
+    });
+    expect(l.appName).toBe('Page Name');
+    expect(l.rating).toBe('4.5');
+    expect(l.reviewCount).toBe('1289');
+    expect(l.fieldSources).toMatchObject({
+      appName: 'page:ember',
+      rating: 'page:ember',
+      reviewCount: 'lookup',
+    });
+    expect(l.categoryRank).toBe('#3 in Travel');
+    expect(l.chartPosition).toEqual({ position: 3, genreName: 'Travel', chart: 'top-free' });
+    // An empty page screenshot map lets the lookup's sets through.
+    expect(l.fieldSources.screenshots).toBe('lookup');
+    expect(l.previewVideoUrl).toBe('https://v/a.m3u8');
+    expect(l.inAppEvents).toEqual([]);
+    expect(l.unknownFields).not.toContain('inAppEvents');
+  });
+
+  it('drops a subtitle equal to the category across sources', () => {
+    const l = mergeListing({ ...base, lookup, page: page({ subtitle: 'TRAVEL' }) });
+    expect(l.subtitle).toBeNull();
+  });
+
+  it('falls back to the plain product page URL', () => {
+    const l = mergeListing({
+      ...base,
+      lookup: { source: 'lookup', values: { appName: 'A' } },
+      page: null,
+    });
+    expect(l.appStoreUrl).toBe('https://apps.apple.com/us/app/id1570215232');
+    expect(l.unknownFields).not.toContain('appStoreUrl');
+  });
+});
+
+describe('diffListings', () => {
+  const a: TAppListing = mergeListing({ ...base, lookup, page: null });
+
+  it('equal listings (other fetch time) have no changes', () => {
+    expect(diffListings(a, { ...a, fetchedAt: '2026-06-25T00:00:00.000Z' })).toEqual([]);
+  });
+
+  it('names each changed field, screenshots per device class', () => {
+    const b: TAppListing = {
+      ...a,
+      subtitle: 'New subtitle',
+      rating: '4.5',
+      screenshots: {
+        ...a.screenshots,
+        ipad: {
+          deviceType: 'lookup:ipad',
+          screenshots: [{ url: 'https://x/1x1bb.png', width: 1, height: 1 }],
+        },
+      },
+    };
+    expect(diffListings(a, b)).toEqual([
+      { field: 'subtitle', before: null, after: 'New subtitle' },
+      { field: 'rating', before: '4.47', after: '4.5' },
+      {
+        field: 'screenshots.ipad',
+        before: null,
+        after: {
+          deviceType: 'lookup:ipad',
+          screenshots: [{ url: 'https://x/1x1bb.png', width: 1, height: 1 }],
+        },
+      },
+    ]);
+  });
+
+  it('compares nested values, not references', () => {
+    const b = structuredClone(a);
+    expect(diffListings(a, b)).toEqual([]);
+    b.languages.push('French');
+    expect(diffListings(a, b).map((c) => c.field)).toEqual(['languages']);
+  });
+});

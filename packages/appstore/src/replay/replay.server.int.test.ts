@@ -1,0 +1,213 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APPSTORE_FIXTURES_DIR, appIdOf, fixtureFiles, readFixture } from '../../test/fixtures-dir';
+import { findScript, scanPage } from '../parsers/html-scan';
+import { findSoftwareApplicationBlock } from '../parsers/json-ld.parser';
+import { parseRecordingName } from './fixture.index';
+import { EMPTY_LOOKUP, startReplayServer, type TReplayServer } from './replay.server';
+
+let server: TReplayServer;
+beforeAll(async () => {
+  server = await startReplayServer({ port: 0, fixturesDir: APPSTORE_FIXTURES_DIR });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const get = (p: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}${p}`, { headers, redirect: 'manual' });
+const files = fixtureFiles();
+
+describe('recording file names', () => {
+  it('indexes the three served kinds and ignores the others', () => {
+    expect(parseRecordingName('itunes-lookup_us_spotify_id324684580_2026-06.json')).toEqual({
+      kind: 'itunes-lookup',
+      storefront: 'us',
+      slug: 'spotify',
+      appId: '324684580',
+      date: '2026-06',
+    });
+    expect(parseRecordingName('itunes-lookup_us_mac-software_slack.json')).toBeNull();
+    expect(
+      parseRecordingName('itunes-search_us_travel-category-term_18-results_2026-06.json'),
+    ).toBeNull();
+  });
+});
+
+describe.each(files.filter((f) => f.startsWith('itunes-lookup_') && appIdOf(f)))(
+  'lookup %s',
+  (file) => {
+    it('is answered verbatim, leading blank lines included', async () => {
+      const res = await get(`/lookup?id=${appIdOf(file)}&country=us&entity=software`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toBe(readFixture(file));
+      expect(text.startsWith('\n\n\n')).toBe(true);
+    });
+  },
+);
+
+describe.each(files.filter((f) => f.startsWith('media-api_')))('product page of %s', (file) => {
+  const appId = appIdOf(file)!;
+  it('embeds the recording verbatim in the Ember shoebox script, with JSON-LD', async () => {
+    for (const p of [
+      `/us/app/some-slug/id${appId}`,
+      `/us/app/id${appId}`,
+      `/us/app/id${appId}?platform=iphone`,
+    ]) {
+      const res = await get(p);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+      const page = scanPage(await res.text());
+      const shoebox = findScript(page, 'id', 'shoebox-media-api-cache-apps');
+      expect(shoebox?.attributes.type).toBe('fastboot/shoebox');
+      expect(shoebox?.text).toBe(readFixture(file));
+      expect(findSoftwareApplicationBlock(page)).toMatchObject({ '@type': 'SoftwareApplication' });
+    }
+  });
+});
+
+describe.each(files.filter((f) => f.startsWith('reviews-rss_')))('reviews feed %s', (file) => {
+  it('is answered at both path variants', async () => {
+    const appId = appIdOf(file)!;
+    for (const p of [
+      `/us/rss/customerreviews/id=${appId}/sortby=mostrecent/json`,
+      `/us/rss/customerreviews/page=1/id=${appId}/sortby=mostrecent/json`,
+    ]) {
+      const res = await get(p);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(readFixture(file));
+    }
+    const later = (await (
+      await get(`/us/rss/customerreviews/page=2/id=${appId}/sortby=mostrecent/json`)
+    ).json()) as {
+      feed: { entry?: unknown };
+    };
+    expect(later.feed.entry).toBeUndefined();
+  });
+});
+
+describe('unknown apps answer what Apple answers', () => {
+  it('empty lookup, 404 page, feed without entries', async () => {
+    expect(await (await get('/lookup?id=1&country=us')).text()).toBe(EMPTY_LOOKUP);
+    expect(JSON.parse(EMPTY_LOOKUP)).toEqual({ resultCount: 0, results: [] });
+    expect((await get('/us/app/id1')).status).toBe(404);
+    // An app recorded only through the lookup API has no page either.
+    expect((await get('/us/app/rivian/id1570215232')).status).toBe(404);
+    // Other storefronts are separate recordings.
+    expect(await (await get('/lookup?id=324684580&country=gb')).text()).toBe(EMPTY_LOOKUP);
+    const feed = (await (
+      await get('/us/rss/customerreviews/id=1/sortby=mostrecent/json')
+    ).json()) as { feed: object };
+    expect(feed.feed).not.toHaveProperty('entry');
+  });
+});
+
+describe('fault injection', () => {
+  it('status with fail-times counts per path: 429 then success', async () => {
+    const h = {
+      'x-replay-status': '429',
+      'x-replay-fail-times': '1',
+      'x-replay-retry-after': '2',
+      'x-replay-fault-key': 'a',
+    };
+    const first = await get('/lookup?id=324684580', h);
+    expect(first.status).toBe(429);
+    expect(first.headers.get('retry-after')).toBe('2');
+    expect((await get('/lookup?id=324684580', h)).status).toBe(200);
+    // Another path has its own counter.
+    expect((await get('/lookup?id=835599320', h)).status).toBe(429);
+  });
+
+  it('500 three times then success; query parameters work like headers', async () => {
+    const q = 'replayStatus=500&replayFailTimes=3&replayFaultKey=b';
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await get(`/us/app/id324684580?${q}`)).status);
+    expect(statuses).toEqual([500, 500, 500, 200]);
+  });
+
+  it('without fail-times the fault stays', async () => {
+    for (let i = 0; i < 3; i += 1)
+      expect((await get('/lookup?id=1', { 'x-replay-status': '503' })).status).toBe(503);
+  });
+
+  it('truncate sends half the announced body, then drops the connection', async () => {
+    const res = await get('/us/rss/customerreviews/id=835599320/sortby=mostrecent/json', {
+      'x-replay-truncate': '1',
+    });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('content-length'))).toBe(
+      Buffer.byteLength(readFixture('reviews-rss_us_tiktok_id835599320_2026-06.json')),
+    );
+    await expect(res.text()).rejects.toThrow();
+  });
+
+  it('malformed sends broken JSON, or a page whose shoebox JSON is cut', async () => {
+    const text = await (await get('/lookup?id=324684580', { 'x-replay-malformed': 'true' })).text();
+    expect(() => JSON.parse(text) as unknown).toThrow();
+    const page = scanPage(await (await get('/us/app/id389801252?replayMalformed=1')).text());
+    const shoebox = findScript(page, 'id', 'shoebox-media-api-cache-apps')!;
+    expect(() => JSON.parse(shoebox.text) as unknown).toThrow();
+  });
+
+  it('delays an answer', async () => {
+    const started = performance.now();
+    expect((await get('/lookup?id=1', { 'x-replay-delay-ms': '150' })).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('rejects a bad fault parameter by name', async () => {
+    const res = await get('/lookup?id=1&replayDelayMs=soon');
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/replayDelayMs must be a non-negative integer/);
+  });
+
+  it('redirects on the test route and by header', async () => {
+    const res = await get('/__redirect?to=http://elsewhere.invalid/x');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('http://elsewhere.invalid/x');
+    const byHeader = await get('/lookup?id=1', {
+      'x-replay-redirect': 'http://elsewhere.invalid/y',
+    });
+    expect(byHeader.headers.get('location')).toBe('http://elsewhere.invalid/y');
+  });
+
+  it('server-wide rules apply to matching paths until replaced', async () => {
+    server.setFaults([{ pathIncludes: '/lookup', status: 500, failTimes: 1 }]);
+    expect((await get('/lookup?id=1')).status).toBe(500);
+    expect((await get('/lookup?id=1')).status).toBe(200);
+    expect((await get('/us/app/id1')).status).toBe(404);
+    server.setFaults([]);
+  });
+});
+
+describe('adding a recording needs no code', () => {
+  it('serves a file copied into its folder while running', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'replay-'));
+    const own = await startReplayServer({ port: 0, fixturesDir: dir, defaultDelayMs: 5 });
+    try {
+      const first = await fetch(`${own.url}/lookup?id=1570215232&country=us`);
+      expect(await first.text()).toBe(EMPTY_LOOKUP);
+      const file = 'itunes-lookup_us_rivian_id1570215232_2026-06.json';
+      copyFileSync(path.join(APPSTORE_FIXTURES_DIR, file), path.join(dir, file));
+      const second = await fetch(`${own.url}/lookup?id=1570215232&country=us`);
+      expect(await second.text()).toBe(readFixture(file));
+      const health = (await (await fetch(`${own.url}/__health`)).json()) as {
+        recordings: unknown[];
+      };
+      expect(health.recordings).toHaveLength(1);
+      expect(own.requestCount).toBe(3);
+    } finally {
+      await own.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails to start on a folder that does not exist', async () => {
+    await expect(
+      startReplayServer({ port: 0, fixturesDir: path.join(tmpdir(), 'no-such-replay-dir') }),
+    ).rejects.toThrow(/ENOENT/);
+  });
+});

@@ -1,0 +1,272 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FixtureIndex } from './fixture.index';
+import {
+  FAULT_QUERY_PARAMS,
+  isActiveFault,
+  readFault,
+  type TReplayFault,
+  type TReplayFaultRule,
+} from './replay.faults';
+import { buildEmberPage, NOT_FOUND_PAGE } from './replay.page';
+
+/** Options of {@link startReplayServer}. */
+export interface TReplayServerOptions {
+  /** Port to listen on; 0 picks a free one (tests). */
+  port: number;
+  /** Folder of recordings (`<FIXTURES_DIR>/appstore`). */
+  fixturesDir: string;
+  /** Interface to bind; 127.0.0.1 by default (loopback only). */
+  host?: string;
+  /** Delay added to every answer, ms (benchmarks; `STORE_REPLAY_DELAY_MS`). */
+  defaultDelayMs?: number;
+  /** Server-wide faults, for callers that cannot set request headers (workers under test). */
+  faults?: TReplayFaultRule[];
+}
+
+/** A running replay server. */
+export interface TReplayServer {
+  /** Origin to use as both `ITUNES_ORIGIN` and `APP_STORE_ORIGIN`, e.g. `http://127.0.0.1:4100`. */
+  url: string;
+  port: number;
+  /** Requests answered so far (all paths), to prove a URL was never fetched. */
+  readonly requestCount: number;
+  /** Replaces the server-wide fault rules and resets the failTimes counters. */
+  setFaults(rules: TReplayFaultRule[]): void;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+// Apple serves the lookup API as text/javascript.
+const LOOKUP_TYPE = 'text/javascript; charset=utf-8';
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** What Apple's lookup answers for an id it does not know (with its three blank lines). */
+export const EMPTY_LOOKUP = '\n\n\n{"resultCount":0,"results":[]}\n';
+
+function emptyReviewsFeed(storefront: string, appId: string): string {
+  return JSON.stringify({
+    feed: {
+      author: { name: { label: 'iTunes Store' }, uri: { label: 'http://www.apple.com/itunes/' } },
+      updated: { label: new Date().toISOString() },
+      rights: { label: 'Copyright 2008 Apple Inc.' },
+      title: { label: 'iTunes Store: Customer Reviews' },
+      icon: { label: 'http://itunes.apple.com/favicon.ico' },
+      link: [],
+      id: {
+        label: `https://itunes.apple.com/${storefront}/rss/customerreviews/id=${appId}/sortby=mostrecent/json`,
+      },
+    },
+  });
+}
+
+interface TAnswer {
+  status: number;
+  type: string;
+  body: string;
+  /** Body to send when the malformed fault is on. */
+  malformed?: () => string;
+}
+
+const PRODUCT_PAGE = /^\/(?:([a-z]{2})\/)?app\/(?:[^/]+\/)?id(\d+)\/?$/i;
+const REVIEWS_RSS =
+  /^\/([a-z]{2})\/rss\/customerreviews\/(?:page=(\d+)\/)?id=(\d+)\/sortby=mostrecent\/json\/?$/i;
+
+function cutJson(text: string): string {
+  return `${text.slice(0, Math.floor(text.length / 2))}<<replay: malformed>>`;
+}
+
+/**
+ * Starts the replay server: recorded App Store answers at Apple's paths, for tests and offline
+ * demos (issue 4, point 2). One server serves both origins:
+ *
+ * - `GET /lookup?id=<id>&country=<cc>`: the `itunes-lookup_*` recording verbatim (with its
+ *   leading blank lines); an unknown id answers `{"resultCount":0,"results":[]}` like Apple.
+ * - `GET /<cc>/app/<slug>/id<id>` and `/<cc>/app/id<id>`: for a `media-api_*` recording, an
+ *   Ember-layout HTML page embedding it (see `buildEmberPage`); otherwise Apple's 404 page.
+ * - `GET /<cc>/rss/customerreviews/[page=1/]id=<id>/sortby=mostrecent/json`: the
+ *   `reviews-rss_*` recording; other pages and unknown ids answer a feed without entries.
+ * - `GET /__redirect?to=<url>`: 302 to `to` (to test the client's SSRF guard).
+ * - `GET /__health`: the indexed recordings.
+ *
+ * Faults (delay, status, truncated or malformed body, redirect) are set per request by
+ * headers or query parameters (see `TReplayFault`), or server-wide by `faults` rules.
+ * Resolves once listening; rejects when the folder cannot be read or the port is taken.
+ */
+export async function startReplayServer(options: TReplayServerOptions): Promise<TReplayServer> {
+  const index = new FixtureIndex(options.fixturesDir);
+  let rules: TReplayFaultRule[] = options.faults ?? [];
+  const failCounts = new Map<string, number>();
+  let requestCount = 0;
+
+  function answer(url: URL): TAnswer {
+    const path = url.pathname;
+    if (path === '/lookup') {
+      const storefront = (url.searchParams.get('country') ?? 'us').toLowerCase();
+      const ids = (url.searchParams.get('id') ?? '').split(',').filter((s) => /^\d+$/.test(s));
+      const recording =
+        ids.length === 1 ? index.find('itunes-lookup', storefront, ids[0]!) : undefined;
+      const body = recording ? index.read(recording) : EMPTY_LOOKUP;
+      return { status: 200, type: LOOKUP_TYPE, body, malformed: () => cutJson(body) };
+    }
+    const page = PRODUCT_PAGE.exec(path);
+    if (page) {
+      const storefront = (page[1] ?? 'us').toLowerCase();
+      const appId = page[2]!;
+      const recording = index.find('media-api', storefront, appId);
+      if (!recording) return { status: 404, type: HTML_TYPE, body: NOT_FOUND_PAGE };
+      const text = index.read(recording);
+      return {
+        status: 200,
+        type: HTML_TYPE,
+        body: buildEmberPage(text, appId),
+        malformed: () => buildEmberPage(text, appId, true),
+      };
+    }
+    const rss = REVIEWS_RSS.exec(path);
+    if (rss) {
+      const storefront = rss[1]!.toLowerCase();
+      const pageNumber = Number(rss[2] ?? '1');
+      const appId = rss[3]!;
+      const recording = pageNumber === 1 ? index.find('reviews-rss', storefront, appId) : undefined;
+      const body = recording ? index.read(recording) : emptyReviewsFeed(storefront, appId);
+      return { status: 200, type: JSON_TYPE, body, malformed: () => cutJson(body) };
+    }
+    if (path === '/__health') {
+      const recordings = index.list().map(({ kind, storefront, appId, date }) => ({
+        kind,
+        storefront,
+        appId,
+        date,
+      }));
+      return { status: 200, type: JSON_TYPE, body: JSON.stringify({ ok: true, recordings }) };
+    }
+    return { status: 404, type: JSON_TYPE, body: JSON.stringify({ message: `No route ${path}` }) };
+  }
+
+  function faultFor(req: IncomingMessage, url: URL): TReplayFault {
+    const own = readFault(req.headers, url.searchParams);
+    const target = `${url.pathname}${url.search}`;
+    const rule = rules.find((r) => !r.pathIncludes || target.includes(r.pathIncludes));
+    const fault: TReplayFault = isActiveFault(own) || !rule ? own : { ...rule, ...own };
+    if (!isActiveFault(fault) || fault.failTimes === undefined) return fault;
+    // Count per path (fault parameters removed from the query) and per fault.
+    const query = new URLSearchParams(url.search);
+    for (const name of FAULT_QUERY_PARAMS) query.delete(name);
+    const counterKey = JSON.stringify([
+      fault.key ?? '',
+      url.pathname,
+      query.toString(),
+      { ...fault, key: undefined },
+    ]);
+    const seen = failCounts.get(counterKey) ?? 0;
+    if (seen >= fault.failTimes) return {};
+    failCounts.set(counterKey, seen + 1);
+    return fault;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    requestCount += 1;
+    const url = new URL(req.url ?? '/', 'http://replay.invalid');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { 'content-type': JSON_TYPE, allow: 'GET, HEAD' });
+      res.end(JSON.stringify({ message: `Method ${req.method} not allowed` }));
+      return;
+    }
+    let fault: TReplayFault;
+    try {
+      fault = faultFor(req, url);
+    } catch (error) {
+      res.writeHead(400, { 'content-type': JSON_TYPE });
+      res.end(JSON.stringify({ message: (error as Error).message }));
+      return;
+    }
+
+    const delay = (options.defaultDelayMs ?? 0) + (fault.delayMs ?? 0);
+    if (delay > 0) {
+      const closed = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), delay);
+        res.once('close', () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      if (closed) return;
+    }
+
+    if (url.pathname === '/__redirect' || fault.redirectTo !== undefined) {
+      const to = fault.redirectTo ?? url.searchParams.get('to');
+      if (!to) {
+        res.writeHead(400, { 'content-type': JSON_TYPE });
+        res.end(JSON.stringify({ message: '/__redirect needs ?to=<url>' }));
+        return;
+      }
+      res.writeHead(302, { location: to, 'content-type': JSON_TYPE });
+      res.end(JSON.stringify({ redirect: to }));
+      return;
+    }
+
+    if (fault.status !== undefined) {
+      const headers: Record<string, string> = { 'content-type': JSON_TYPE };
+      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+      res.writeHead(fault.status, headers);
+      res.end(JSON.stringify({ message: `Replay fault: HTTP ${fault.status}` }));
+      return;
+    }
+
+    let result: TAnswer;
+    try {
+      result = answer(url);
+    } catch (error) {
+      res.writeHead(500, { 'content-type': JSON_TYPE });
+      res.end(JSON.stringify({ message: `Replay server error: ${(error as Error).message}` }));
+      return;
+    }
+    const text = fault.malformed && result.malformed ? result.malformed() : result.body;
+    const body = Buffer.from(text, 'utf8');
+    res.writeHead(result.status, {
+      'content-type': result.type,
+      'content-length': String(body.length),
+      'cache-control': 'no-store',
+    });
+    if (fault.truncate && req.method === 'GET') {
+      // Announce the whole length, send half, then drop the connection: what a reset
+      // mid-transfer looks like to the client.
+      res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy());
+      return;
+    }
+    res.end(body);
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': JSON_TYPE });
+      res.end(JSON.stringify({ message: String(error) }));
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  server.listen(options.port, host);
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    get requestCount() {
+      return requestCount;
+    },
+    setFaults(next: TReplayFaultRule[]) {
+      rules = next;
+      failCounts.clear();
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+    },
+  };
+}

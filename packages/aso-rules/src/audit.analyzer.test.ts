@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { SECTION_KEYS, ZStructuredAnalysis } from '@aso/contracts';
+import { analyzeListing, buildRecommendations, overallScore, SECTION_WEIGHTS } from './audit.analyzer';
+import { constructedListing, shots } from './test-listing.helpers';
+
+const main = constructedListing({
+  appId: '10',
+  appName: 'Tune Box: Music Player',
+  subtitle: 'Offline songs and playlists',
+  rating: '4.29',
+  reviewCount: '500',
+  screenshots: { iphone: { deviceType: 'iphone_6_5', screenshots: shots(3) } },
+});
+const rival = constructedListing({
+  appId: '11',
+  appName: 'Rival Music',
+  subtitle: 'Playlists for everyone',
+  rating: '4.7',
+  reviewCount: '90000',
+  screenshots: { iphone: { deviceType: 'iphone_d74', screenshots: shots(10) } },
+  previews: [{ device: 'iphone', deviceType: 'iphone_d74', videoUrl: 'https://example.invalid/v.m3u8', posterUrl: null }],
+  previewVideoUrl: 'https://example.invalid/v.m3u8',
+});
+
+describe('analyzeListing (constructed listings)', () => {
+  const a = analyzeListing({ main, competitors: [rival], keywords: 'music,radio' });
+
+  it('covers every section key with a valid analysis', () => {
+    expect(Object.keys(a.structuredAnalysis).sort()).toEqual([...SECTION_KEYS].sort());
+    expect(() => ZStructuredAnalysis.parse(a.structuredAnalysis)).not.toThrow();
+  });
+  it('is deterministic', () => {
+    expect(analyzeListing({ main, competitors: [rival], keywords: 'music,radio' })).toEqual(a);
+  });
+  it('overall score is the weighted mean of the sections', () => {
+    const expected = Math.round(
+      SECTION_KEYS.reduce((s, k) => s + a.structuredAnalysis[k].score * SECTION_WEIGHTS[k], 0) / 100,
+    );
+    expect(a.overallScore).toBe(expected);
+    expect(overallScore(a.structuredAnalysis)).toBe(expected);
+  });
+  it('recommendations are prioritised by possible gain and name section and effect', () => {
+    expect(a.recommendations.length).toBeGreaterThan(0);
+    a.recommendations.forEach((r, i) => {
+      expect(r.priority).toBe(i + 1);
+      expect(r.expectedEffect.length).toBeGreaterThan(10);
+      expect(SECTION_KEYS).toContain(r.section);
+    });
+    const gains = a.recommendations.map((r) => SECTION_WEIGHTS[r.section] * (100 - a.structuredAnalysis[r.section].score));
+    expect([...gains].sort((x, y) => y - x)).toEqual(gains);
+    expect(buildRecommendations(a.structuredAnalysis, 2)).toHaveLength(2);
+  });
+  it('compares with competitors: rating gap, screenshots and video', () => {
+    expect(a.structuredAnalysis.rating.analysis).toContain('Rival Music 4.7 (-0.41)');
+    expect(a.structuredAnalysis.screenshots.analysis).toContain('Rival Music (10)');
+    expect(a.structuredAnalysis.video.analysis).toContain('Competitors with a preview video: Rival Music');
+    expect(a.competitorScreenshotAnalyses).toHaveLength(1);
+    expect(a.competitorScreenshotAnalyses[0]).toMatch(/^Rival Music shows 10 iPhone screenshots, portrait \(7 more than Tune Box: Music Player\)/);
+    expect(a.competitorScreenshotAnalyses[0]).toMatch(/To improve: add 7 screenshots to match Rival Music; add a preview video/);
+    expect(a.facts.competitors[0]).toMatchObject({ sharedWords: ['music', 'playlist'], iphoneScreenshots: 10, hasVideo: true });
+  });
+});

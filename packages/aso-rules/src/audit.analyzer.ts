@@ -1,0 +1,239 @@
+import {
+  SECTION_KEYS,
+  type TAppListing,
+  type TRecommendation,
+  type TSectionKey,
+  type TStructuredAnalysis,
+} from '@aso/contracts';
+import { categorySection } from './category.rules';
+import { inAppEventsSection } from './in-app-events.rules';
+import { FIRST_SCREENSHOTS } from './limits.constants';
+import { checkScreenshots, iconSection, screenshotsSection, videoSection, type TCompetitorMedia } from './media.rules';
+import { checkKeywordField, checkSubtitle, checkTitle, keywordCoverage, keywordsSection, sharedMetadataWords, subtitleSection, titleSection } from './metadata.rules';
+import { parseCount, parseRating, ratingSection } from './rating.rules';
+import { clampScore, plural } from './text.rules';
+
+/**
+ * Weight of each section in the overall score (sums to 100): what most moves search
+ * visibility (title, keywords, subtitle) and conversion (screenshots, rating, video) weighs most.
+ */
+export const SECTION_WEIGHTS: Record<TSectionKey, number> = {
+  title: 15,
+  subtitle: 10,
+  keywords: 10,
+  icon: 5,
+  video: 10,
+  screenshots: 20,
+  rating: 15,
+  category: 5,
+  inAppEvents: 10,
+};
+
+/** Display names of the sections (spec section 2: ASO Analysis sections; IAE = in-app events). */
+export const SECTION_LABELS: Record<TSectionKey, string> = {
+  title: 'Title',
+  subtitle: 'Subtitle',
+  keywords: 'Keyword Field',
+  icon: 'Icon',
+  video: 'Video',
+  screenshots: 'Screenshots',
+  rating: 'Rating',
+  category: 'Category',
+  inAppEvents: 'IAE',
+};
+
+/**
+ * What improving a section is expected to do, named in every recommendation (issue 5: "each
+ * naming the section and the expected effect").
+ */
+export const SECTION_EFFECTS: Record<TSectionKey, string> = {
+  title: 'More search visibility: the title carries the most keyword weight.',
+  subtitle: 'More search visibility and a clearer promise under the name in search results.',
+  keywords: 'Ranking for more search terms without changing visible text.',
+  icon: 'Higher tap-through from search results and browse lists.',
+  video: 'Higher conversion of product page visits to downloads.',
+  screenshots: 'Higher conversion: the first screenshots decide most installs from search.',
+  rating: 'Higher conversion and search ranking: ratings show in every result.',
+  category: 'More browse traffic from category charts.',
+  inAppEvents: 'Extra placements in search and the Today tab, and reactivation of lapsed users.',
+};
+
+/** Overall score 0-100: the weighted mean of the section scores ({@link SECTION_WEIGHTS}). */
+export function overallScore(analysis: TStructuredAnalysis): number {
+  let sum = 0;
+  let weights = 0;
+  for (const key of SECTION_KEYS) {
+    sum += analysis[key].score * SECTION_WEIGHTS[key];
+    weights += SECTION_WEIGHTS[key];
+  }
+  return clampScore(sum / weights);
+}
+
+/**
+ * Prioritised recommendations: the first improvement of every section scoring under 100,
+ * ordered by the points it could add to the overall score (weight x missing score), highest
+ * first; ties keep section order. `priority` is 1-based. At most `max` (default 8).
+ */
+export function buildRecommendations(analysis: TStructuredAnalysis, max = 8): TRecommendation[] {
+  const candidates = SECTION_KEYS.map((section, order) => ({
+    section,
+    order,
+    gain: SECTION_WEIGHTS[section] * (100 - analysis[section].score),
+    action: analysis[section].improvements[0],
+  })).filter((c): c is typeof c & { action: string } => c.gain > 0 && c.action !== undefined);
+  candidates.sort((a, b) => b.gain - a.gain || a.order - b.order);
+  return candidates.slice(0, max).map((c, i) => ({
+    priority: i + 1,
+    section: c.section,
+    title: `${SECTION_LABELS[c.section]}: ${analysis[c.section].score}/100`,
+    action: c.action,
+    expectedEffect: SECTION_EFFECTS[c.section],
+  }));
+}
+
+/**
+ * Screenshot analysis text of one competitor, compared with the audited app: screenshot count
+ * and orientation, the first three, the iPad set, a preview video, and a 'To improve:' line for
+ * the audited app (the standalone page strips that trailing part, spec section 2).
+ */
+export function competitorScreenshotAnalysis(competitor: TAppListing, main: TAppListing): string {
+  const c = checkScreenshots(competitor);
+  const m = checkScreenshots(main);
+  const orientation =
+    c.portrait + c.landscape === 0 ? '' : c.landscape === 0 ? ', portrait' : c.portrait === 0 ? ', landscape' : ', mixed orientation';
+  const video = competitor.previews.length > 0 || competitor.previewVideoUrl ? 'has a preview video' : 'has no preview video';
+  const diff = c.iphoneCount - m.iphoneCount;
+  const compare =
+    diff === 0 ? `the same number as ${main.appName}` : `${Math.abs(diff)} ${diff > 0 ? 'more' : 'fewer'} than ${main.appName}`;
+  const lines = [
+    `${competitor.appName} shows ${plural(c.iphoneCount, 'iPhone screenshot')}${orientation} (${compare}) and ${plural(c.ipadCount, 'iPad screenshot')}; it ${video}.`,
+    c.firstThreeFilled
+      ? `Its first ${FIRST_SCREENSHOTS} screenshots are filled, so search results show a full row.`
+      : `Its first ${FIRST_SCREENSHOTS} slots are not all filled.`,
+  ];
+  const toImprove: string[] = [];
+  if (diff > 0) toImprove.push(`add ${plural(diff, 'screenshot')} to match ${competitor.appName}`);
+  if ((competitor.previews.length > 0 || competitor.previewVideoUrl) && main.previews.length === 0 && !main.previewVideoUrl)
+    toImprove.push('add a preview video as this competitor has');
+  if (c.hasIpadSet && !m.hasIpadSet) toImprove.push('add an iPad set');
+  lines.push(`To improve: ${toImprove.length > 0 ? toImprove.join('; ') : 'keep the first three screenshots clearer than this competitor\'s'}.`);
+  return lines.join(' ');
+}
+
+/** Input of {@link analyzeListing}. */
+export interface TAnalyzeListingInput {
+  main: TAppListing;
+  /** Competitor listings, in the order the user gave them (at most 3). */
+  competitors: readonly TAppListing[];
+  /** The user's keyword text ('' or null when none was entered). */
+  keywords?: string | null;
+}
+
+/**
+ * Measured facts of an audit: the counts and limits the openai provider passes to the model
+ * (DESIGN section 2: "counts, lengths and scores are computed in code").
+ */
+export interface TListingFacts {
+  title: ReturnType<typeof checkTitle>;
+  subtitle: ReturnType<typeof checkSubtitle>;
+  keywordField: ReturnType<typeof checkKeywordField>;
+  keywordCoverage: ReturnType<typeof keywordCoverage>;
+  screenshots: ReturnType<typeof checkScreenshots>;
+  previewVideos: number;
+  rating: number | null;
+  reviewCount: number | null;
+  inAppEvents: number;
+  category: string;
+  categoryRank: string;
+  competitors: Array<{
+    appId: string;
+    appName: string;
+    subtitle: string | null;
+    rating: number | null;
+    reviewCount: number | null;
+    iphoneScreenshots: number;
+    hasVideo: boolean;
+    sharedWords: string[];
+  }>;
+}
+
+/** Result of {@link analyzeListing}. */
+export interface TListingAnalysis {
+  structuredAnalysis: TStructuredAnalysis;
+  overallScore: number;
+  recommendations: TRecommendation[];
+  /** One text per competitor, same order as the input. */
+  competitorScreenshotAnalyses: string[];
+  facts: TListingFacts;
+}
+
+/** Measures the facts of {@link TListingFacts} (pure). */
+export function listingFacts(input: TAnalyzeListingInput): TListingFacts {
+  const { main, competitors } = input;
+  const keywords = input.keywords ?? '';
+  const shared = sharedMetadataWords(main.appName, main.subtitle, competitors);
+  return {
+    title: checkTitle(main.appName),
+    subtitle: checkSubtitle(main.subtitle),
+    keywordField: checkKeywordField(keywords, main.appName, main.subtitle),
+    keywordCoverage: keywordCoverage(keywords, main.appName, main.subtitle),
+    screenshots: checkScreenshots(main),
+    previewVideos: main.previews.length || (main.previewVideoUrl ? 1 : 0),
+    rating: parseRating(main.rating),
+    reviewCount: parseCount(main.reviewCount),
+    inAppEvents: main.inAppEvents.length,
+    category: main.category,
+    categoryRank: main.categoryRank,
+    competitors: competitors.map((c, i) => ({
+      appId: c.appId,
+      appName: c.appName,
+      subtitle: c.subtitle,
+      rating: parseRating(c.rating),
+      reviewCount: parseCount(c.reviewCount),
+      iphoneScreenshots: checkScreenshots(c).iphoneCount,
+      hasVideo: c.previews.length > 0 || c.previewVideoUrl !== null,
+      sharedWords: shared[i]?.shared ?? [],
+    })),
+  };
+}
+
+/**
+ * The heuristic audit of a listing (DESIGN section 2, analysis providers: `heuristic`):
+ * deterministic and offline. Every section of spec section 3 (plus in-app events) gets
+ * analysis text, improvements, a score 0-100 and a confidence, from the rules of this package;
+ * then the overall score, prioritised recommendations and one screenshot analysis text per
+ * competitor.
+ */
+export function analyzeListing(input: TAnalyzeListingInput): TListingAnalysis {
+  const { main, competitors } = input;
+  const keywords = input.keywords ?? '';
+  const media: TCompetitorMedia[] = competitors.map((c) => ({
+    appName: c.appName,
+    iphoneCount: checkScreenshots(c).iphoneCount,
+    hasVideo: c.previews.length > 0 || c.previewVideoUrl !== null,
+  }));
+  const structuredAnalysis: TStructuredAnalysis = {
+    title: titleSection(main.appName, main.subtitle, keywords, competitors),
+    subtitle: subtitleSection(main.appName, main.subtitle, keywords),
+    keywords: keywordsSection(keywords, main.appName, main.subtitle),
+    icon: iconSection(main),
+    video: videoSection(main, media),
+    screenshots: screenshotsSection(main, media),
+    rating: ratingSection(
+      main,
+      competitors.map((c) => ({ appName: c.appName, rating: parseRating(c.rating), reviewCount: parseCount(c.reviewCount) })),
+    ),
+    category: categorySection(main, competitors),
+    inAppEvents: inAppEventsSection(
+      main.inAppEvents,
+      competitors.filter((c) => c.inAppEvents.length > 0).map((c) => c.appName),
+    ),
+  };
+  return {
+    structuredAnalysis,
+    overallScore: overallScore(structuredAnalysis),
+    recommendations: buildRecommendations(structuredAnalysis),
+    competitorScreenshotAnalyses: competitors.map((c) => competitorScreenshotAnalysis(c, main)),
+    facts: listingFacts(input),
+  };
+}

@@ -1,0 +1,86 @@
+import type { TListingInAppEvent, TSectionAnalysis } from '@aso/contracts';
+import { IN_APP_EVENT_LIMITS, MAX_PUBLISHED_IN_APP_EVENTS } from './limits.constants';
+import { charCount, clampScore, plural } from './text.rules';
+
+/** One limit that an in-app event text breaks. */
+export interface TInAppEventViolation {
+  eventName: string;
+  field: 'name' | 'shortDescription' | 'longDescription';
+  used: number;
+  limit: number;
+}
+
+/**
+ * In-app event text limits (App Store Connect Help, Configure event details): name <= 30,
+ * short description <= 50 (the product page's event subtitle), long description <= 120
+ * characters. Returns every violation; [] when all fit.
+ */
+export function checkInAppEvent(
+  event: Pick<TListingInAppEvent, 'eventName' | 'eventSubtitle' | 'eventDescription'>,
+): TInAppEventViolation[] {
+  const out: TInAppEventViolation[] = [];
+  const test = (field: TInAppEventViolation['field'], text: string | null) => {
+    if (!text) return;
+    const used = charCount(text.trim());
+    const limit = IN_APP_EVENT_LIMITS[field];
+    if (used > limit) out.push({ eventName: event.eventName, field, used, limit });
+  };
+  test('name', event.eventName);
+  test('shortDescription', event.eventSubtitle);
+  test('longDescription', event.eventDescription);
+  return out;
+}
+
+const FIELD_LABEL: Record<TInAppEventViolation['field'], string> = {
+  name: 'name',
+  shortDescription: 'short description',
+  longDescription: 'long description',
+};
+
+/**
+ * In-app events section. None: score 40 (events are indexed and shown in search and on the
+ * Today tab, a missed chance). With events: 100 minus 15 per text over Apple's limits.
+ * `competitorsWithEvents` names competitors that run events.
+ */
+export function inAppEventsSection(
+  events: ReadonlyArray<Pick<TListingInAppEvent, 'eventName' | 'eventSubtitle' | 'eventDescription' | 'eventBadge'>>,
+  competitorsWithEvents: readonly string[],
+): TSectionAnalysis {
+  const others = competitorsWithEvents.length > 0 ? ` Competitors running events: ${competitorsWithEvents.join(', ')}.` : '';
+  if (events.length === 0) {
+    return {
+      analysis: `No in-app events are shown on the product page.${others}`,
+      improvements: [
+        `Publish in-app events (up to ${MAX_PUBLISHED_IN_APP_EVENTS} at a time) for launches, challenges or seasonal content: they appear in search results and on the Today tab.`,
+      ],
+      score: 40,
+      confidence: 'high',
+      used: 0,
+      limit: MAX_PUBLISHED_IN_APP_EVENTS,
+    };
+  }
+  const violations = events.flatMap((e) => checkInAppEvent(e));
+  const parts = [
+    `${plural(events.length, 'in-app event')} shown: ${events.map((e) => `"${e.eventName}"${e.eventBadge ? ` (${e.eventBadge})` : ''}`).join(', ')}.`,
+  ];
+  const improvements: string[] = [];
+  if (violations.length === 0) {
+    parts.push(
+      `Every name, short description and long description fits Apple's limits (${IN_APP_EVENT_LIMITS.name}/${IN_APP_EVENT_LIMITS.shortDescription}/${IN_APP_EVENT_LIMITS.longDescription} characters).`,
+    );
+  } else {
+    for (const v of violations) {
+      parts.push(`"${v.eventName}": ${FIELD_LABEL[v.field]} has ${v.used} characters (limit ${v.limit}).`);
+      improvements.push(`Shorten the ${FIELD_LABEL[v.field]} of "${v.eventName}" to ${v.limit} characters.`);
+    }
+  }
+  improvements.push('Keep a steady calendar of events so one is always live.');
+  return {
+    analysis: parts.join(' ') + others,
+    improvements,
+    score: clampScore(100 - 15 * violations.length),
+    confidence: 'high',
+    used: events.length,
+    limit: MAX_PUBLISHED_IN_APP_EVENTS,
+  };
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { createDb, ensureDatabase, migrateToLatest, migrations } from '@aso/db';
+import { baseDatabaseUrl } from '@aso/testkit';
+
+const name = `aso_mig_${randomBytes(5).toString('hex')}`;
+const url = (() => {
+  const u = new URL(baseDatabaseUrl());
+  u.pathname = `/${name}`;
+  return u.toString();
+})();
+
+afterAll(async () => {
+  const u = new URL(url);
+  u.pathname = '/postgres';
+  const c = new pg.Client({ connectionString: u.toString() });
+  await c.connect();
+  await c.query(`drop database if exists ${name} with (force)`);
+  await c.end();
+});
+
+describe('migrations', () => {
+  it('create every table of DESIGN section 4 on an empty database, then are a no-op', async () => {
+    expect(await ensureDatabase(url)).toBe(true);
+    expect(await ensureDatabase(url)).toBe(false);
+    const db = createDb(url, { max: 1 });
+    try {
+      const first = await migrateToLatest(db);
+      expect(first.results?.map((r) => [r.migrationName, r.status])).toEqual(
+        Object.keys(migrations).map((m) => [m, 'Success']),
+      );
+      const tables = await sql<{ table_name: string }>`
+        select table_name from information_schema.tables
+        where table_schema = 'public' and table_name not like 'kysely_%' order by table_name`.execute(db);
+      expect(tables.rows.map((r) => r.table_name)).toEqual([
+        'access_codes',
+        'app_snapshots',
+        'audits',
+        'dashboards',
+        'datasets',
+        'feedback',
+        'saved_audits',
+        'sessions',
+        'uploads',
+        'users',
+      ]);
+      const indexes = await sql<{ indexname: string }>`
+        select indexname from pg_indexes where schemaname = 'public'`.execute(db);
+      const names = indexes.rows.map((r) => r.indexname);
+      for (const idx of [
+        'access_codes_code_key',
+        'sessions_token_hash_key',
+        'users_email_key',
+        'saved_audits_user_idx',
+        'dashboards_user_idx',
+        'audits_app_idx',
+        'audits_created_idx',
+        'app_snapshots_lookup_idx',
+        'datasets_expiry_idx',
+      ]) {
+        expect(names).toContain(idx);
+      }
+      const again = await migrateToLatest(db);
+      expect(again.results).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('enforce the constraints: unique code, uses within range, status values', async () => {
+    const db = createDb(url, { max: 1 });
+    try {
+      await db.insertInto('access_codes').values({ code: 'A', max_uses: 1 }).execute();
+      await expect(
+        db.insertInto('access_codes').values({ code: 'A', max_uses: 1 }).execute(),
+      ).rejects.toThrow(/duplicate key/);
+      await expect(
+        db.insertInto('access_codes').values({ code: 'B', max_uses: 0 }).execute(),
+      ).rejects.toThrow(/check constraint/);
+      await expect(
+        db
+          .insertInto('audits')
+          .values({
+            app_id: '1',
+            storefront: 'us',
+            app_store_url: 'https://apps.apple.com/us/app/id1',
+            inputs: JSON.stringify({}),
+            status: 'bogus' as never,
+          })
+          .execute(),
+      ).rejects.toThrow(/check constraint/);
+    } finally {
+      await db.destroy();
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import { afterAll, describe, expect } from 'vitest';
+import { it } from '@aso/testkit';
+import { createRedis, ProgressBus, ProgressSubscriber, compareEntryIds, type ProgressEntry } from '@aso/queue';
+import type { TBusEvent } from '@aso/contracts';
+
+const conns: ReturnType<typeof createRedis>[] = [];
+afterAll(() => conns.forEach((c) => c.disconnect()));
+
+const step = (n: number): TBusEvent => ({
+  type: 'step',
+  emittedAt: Date.now(),
+  step: {
+    step_id: 'finalize',
+    status: 'in_progress',
+    message: `event ${n}`,
+    progress_pct: n,
+    started_at: null,
+    ended_at: null,
+  },
+});
+const label = (e: ProgressEntry) => (e.event.type === 'step' ? e.event.step.message : e.event.type);
+const until = async (cond: () => boolean, ms = 5_000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+function setup(url: string, prefix: string) {
+  const cmd = createRedis(url, { role: 'producer', name: 'test:cmd' });
+  const cmd2 = createRedis(url, { role: 'producer', name: 'test:cmd2' });
+  const sub = createRedis(url, { role: 'subscriber', name: 'test:sub' });
+  conns.push(cmd, cmd2, sub);
+  const bus = new ProgressBus(cmd, { prefix });
+  return { bus, bus2: new ProgressBus(cmd2, { prefix }), subscriber: new ProgressSubscriber(bus, sub), cmd };
+}
+
+describe('progress event bus', () => {
+  it('a listener that joins mid-stream gets every earlier event once, then every later one once, in order', async ({ redis }) => {
+    const { bus, subscriber } = setup(redis.url, redis.prefix);
+    await subscriber.start();
+    for (let i = 1; i <= 3; i++) await bus.append('audit-1', step(i));
+
+    const early: ProgressEntry[] = [];
+    const late: ProgressEntry[] = [];
+    const stopEarly = await subscriber.listen('audit-1', undefined, (e) => early.push(e));
+    expect(early.map(label)).toEqual(['event 1', 'event 2', 'event 3']);
+
+    for (let i = 4; i <= 5; i++) await bus.append('audit-1', step(i));
+    const stopLate = await subscriber.listen('audit-1', undefined, (e) => late.push(e));
+    for (let i = 6; i <= 8; i++) await bus.append('audit-1', step(i));
+    await until(() => early.length === 8 && late.length === 8);
+    await new Promise((r) => setTimeout(r, 100));
+
+    const all = Array.from({ length: 8 }, (_, i) => `event ${i + 1}`);
+    expect(early.map(label)).toEqual(all);
+    expect(late.map(label)).toEqual(all);
+    expect(subscriber.size).toBe(2);
+    stopEarly();
+    stopLate();
+    expect(subscriber.size).toBe(0);
+  });
+
+  it('resumes after a given entry id without repeating it', async ({ redis }) => {
+    const { bus, subscriber } = setup(redis.url, redis.prefix);
+    await subscriber.start();
+    const ids: string[] = [];
+    for (let i = 1; i <= 4; i++) ids.push(await bus.append('audit-2', step(i)));
+    const got: ProgressEntry[] = [];
+    const stop = await subscriber.listen('audit-2', ids[1], (e) => got.push(e));
+    expect(got.map((e) => e.id)).toEqual(ids.slice(2));
+    stop();
+  });
+
+  it('never skips events appended concurrently by several producers', async ({ redis }) => {
+    const { bus, bus2, subscriber } = setup(redis.url, redis.prefix);
+    await subscriber.start();
+    const got: ProgressEntry[] = [];
+    const stop = await subscriber.listen('audit-3', undefined, (e) => got.push(e));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => (i % 2 ? bus : bus2).append('audit-3', step(i))),
+    );
+    await until(() => got.length === 50);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toHaveLength(50);
+    const ids = got.map((e) => e.id);
+    expect([...ids].sort(compareEntryIds)).toEqual(ids);
+    expect(new Set(ids).size).toBe(50);
+    stop();
+  });
+
+  it('caps and expires the stream', async ({ redis }) => {
+    const { bus, cmd } = setup(redis.url, redis.prefix);
+    await bus.append('audit-4', step(1));
+    const ttl = await cmd.ttl(bus.streamKey('audit-4'));
+    expect(ttl).toBeGreaterThan(86_000);
+    expect(ttl).toBeLessThanOrEqual(86_400);
+  });
+});

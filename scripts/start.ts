@@ -1,0 +1,166 @@
+/**
+ * `pnpm start [--offline] [--no-build]`: the whole system on one machine (issue: foundation
+ * point 7). Checks PostgreSQL and Redis, creates and migrates the database, builds the web
+ * app, then runs the api and the three workers as separate processes with prefixed logs.
+ * `--offline` also starts the store replay server and points the store origins at it, so an
+ * audit works without internet. Ctrl-C stops everything.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const offline = args.has('--offline');
+const build = !args.has('--no-build');
+
+const env: Record<string, string> = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/aso',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  PORT: '3000',
+  ...(process.env as Record<string, string>),
+};
+const port = env.PORT ?? '3000';
+const replayPort = env.STORE_REPLAY_PORT ?? '4100';
+if (offline) {
+  env.ITUNES_ORIGIN = `http://127.0.0.1:${replayPort}`;
+  env.APP_STORE_ORIGIN = `http://127.0.0.1:${replayPort}`;
+}
+env.WEB_DIST_DIR ??= join(root, 'apps/web/dist');
+
+const PG_START = 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start';
+const REDIS_START =
+  'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log';
+
+async function checkPostgres(): Promise<string | null> {
+  const url = new URL(env.DATABASE_URL!);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function checkRedis(): Promise<string | null> {
+  const r = new Redis(env.REDIS_URL!, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 3_000,
+    retryStrategy: () => null,
+  });
+  r.on('error', () => undefined);
+  try {
+    await r.connect();
+    await r.ping();
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    r.disconnect();
+  }
+}
+
+function run(cmd: string, argv: string[], extraEnv: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, argv, { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${argv.join(' ')} exited with ${code}`)),
+    );
+  });
+}
+
+const colors = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
+const children: { name: string; child: ChildProcess }[] = [];
+let stopping = false;
+
+function startProcess(name: string, script: string, extraEnv: Record<string, string> = {}): void {
+  const color = colors[children.length % colors.length]!;
+  const tsx = join(root, 'node_modules/.bin/tsx');
+  const child = spawn(tsx, [script], {
+    cwd: root,
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const prefix = `${color}[${name.padEnd(9)}]\x1b[0m `;
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = '';
+    stream.on('data', (chunk: Buffer) => {
+      const lines = (rest + chunk.toString('utf8')).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) process.stdout.write(prefix + line + '\n');
+    });
+  }
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`${prefix}exited (${signal ?? code}); stopping everything`);
+    void stopAll(1);
+  });
+  children.push({ name, child });
+}
+
+async function stopAll(code: number): Promise<never> {
+  stopping = true;
+  await Promise.all(
+    children.map(
+      ({ child }) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+        }),
+    ),
+  );
+  process.exit(code);
+}
+
+async function waitReady(url: string, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return false;
+}
+
+const [pgError, redisError] = await Promise.all([checkPostgres(), checkRedis()]);
+if (pgError || redisError) {
+  if (pgError) console.error(`PostgreSQL does not answer at ${env.DATABASE_URL} (${pgError}).\n  Start it with: ${PG_START}`);
+  if (redisError) console.error(`Redis does not answer at ${env.REDIS_URL} (${redisError}).\n  Start it with: ${REDIS_START}`);
+  process.exit(1);
+}
+
+await run('pnpm', ['--silent', 'db:migrate']);
+if (build || !existsSync(join(env.WEB_DIST_DIR, 'index.html'))) {
+  await run('pnpm', ['--filter', '@aso/web', 'build']);
+}
+
+process.once('SIGINT', () => void stopAll(0));
+process.once('SIGTERM', () => void stopAll(0));
+
+if (offline) startProcess('replay', 'packages/appstore/src/replay/replay.cli.ts', { STORE_REPLAY_PORT: replayPort });
+startProcess('api', 'services/api/src/main.ts');
+startProcess('scraper', 'services/scraper/src/main.ts');
+startProcess('analyzer', 'services/analyzer/src/main.ts');
+startProcess('csv-merge', 'services/csv-merge/src/main.ts');
+
+if (await waitReady(`http://127.0.0.1:${port}/readyz`, 60_000)) {
+  console.log(`\n  ASO audit is running: http://localhost:${port}\n${offline ? `  offline mode: App Store data is replayed from recordings on port ${replayPort}\n` : ''}`);
+} else {
+  console.error('the api did not become ready within 60 s');
+  await stopAll(1);
+}

@@ -1,0 +1,243 @@
+import { parseArgs } from 'node:util';
+import {
+  SECTION_KEYS,
+  ZAnalyzeAnswer,
+  ZAudit,
+  ZCompleteEventData,
+  ZErrorEventData,
+  ZRecommendation,
+  ZSessionAnswer,
+  ZStepEventData,
+  type TAudit,
+  type TStepEventData,
+} from '@aso/contracts';
+import { SECTION_LABELS } from '@aso/aso-rules';
+import { loadCliEnv, type TCliEnv } from './env';
+import { readSse, SseHttpError } from './sse.client';
+
+/** Where the CLI writes: `out` gets the result, `err` progress and errors. */
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const USAGE = `Usage: pnpm aso audit <app-store-url> [--competitor <url>]... [--keywords "..."] [--json]
+
+Signs in with ASO_EMAIL and ASO_ACCESS_CODE against the gateway at ASO_API_URL
+(default http://127.0.0.1:3000), starts an audit, shows each step as it happens, then
+prints the audit (readable text, or JSON with --json). Up to 3 competitors.`;
+
+/** An API answer that is not 2xx, as the spec's clients show it: '<status>: <message>'. */
+export class CliApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(`${status}: ${message}`);
+    this.name = 'CliApiError';
+  }
+}
+
+async function api<T>(
+  env: TCliEnv,
+  path: string,
+  init: { method?: string; body?: unknown; token?: string },
+  parse: (v: unknown) => T,
+): Promise<T> {
+  const res = await fetch(new URL(path, env.ASO_API_URL), {
+    method: init.method ?? 'GET',
+    headers: {
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
+    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+    signal: AbortSignal.timeout(env.ASO_HTTP_TIMEOUT_MS),
+  });
+  const text = await res.text();
+  if (!res.ok) {
+    let message = text || res.statusText;
+    try {
+      message = (JSON.parse(text) as { message?: string }).message ?? message;
+    } catch {
+      // not JSON: keep the text
+    }
+    throw new CliApiError(res.status, message);
+  }
+  return parse(text ? JSON.parse(text) : null);
+}
+
+/** Signs in (login, or register when this email has no account yet) and returns the session token. */
+export async function signIn(env: TCliEnv): Promise<string> {
+  if (!env.ASO_EMAIL || !env.ASO_ACCESS_CODE) {
+    throw new Error('Set ASO_EMAIL and ASO_ACCESS_CODE to sign in (an access code from your administrator).');
+  }
+  const body = { email: env.ASO_EMAIL, accessCode: env.ASO_ACCESS_CODE };
+  try {
+    return (await api(env, '/api/login', { method: 'POST', body }, (v) => ZSessionAnswer.parse(v))).sessionToken;
+  } catch (loginErr) {
+    if (!(loginErr instanceof CliApiError) || loginErr.status === 429 || loginErr.status >= 500) throw loginErr;
+    try {
+      return (await api(env, '/api/register', { method: 'POST', body }, (v) => ZSessionAnswer.parse(v))).sessionToken;
+    } catch {
+      throw loginErr;
+    }
+  }
+}
+
+/** '36.1M', '1.3K', '950' (spec section 9: K from 1,000, M from 1,000,000). */
+export function abbreviateCount(text: string | null): string {
+  const n = Number(text);
+  if (!Number.isFinite(n)) return text ?? '';
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
+  if (n >= 1_000) return `${(n / 1_000).toFixed(1).replace(/\.0$/, '')}K`;
+  return String(n);
+}
+
+const ICON: Record<TStepEventData['status'], string> = { pending: '·', in_progress: '…', done: '✓', error: '✗' };
+
+/** One progress line: icon, step id, message and percent. */
+export function formatStep(s: TStepEventData): string {
+  return `${ICON[s.status]} ${s.step_id.padEnd(24)} ${s.message}${s.status === 'in_progress' ? ` (${s.progress_pct}%)` : ''}`;
+}
+
+/** The audit as readable text (sections, recommendations, competitors). */
+export function formatAudit(a: TAudit): string {
+  const lines: string[] = [];
+  lines.push(`${a.appName ?? a.appId}${a.subtitle ? ` - ${a.subtitle}` : ''}`);
+  lines.push(`${a.developer ?? ''} | ${a.category ?? ''} | ${a.categoryRank ?? ''} | rating ${a.rating ?? '-'} (${abbreviateCount(a.reviewCount)} ratings)`);
+  lines.push(`${a.appStoreUrl}`);
+  lines.push(`Screenshots: ${a.screenshots.length} | preview video: ${a.previewVideoUrl ? 'yes' : 'no'} | in-app events: ${a.inAppEvents.length}`);
+  if (a.overallScore !== null) lines.push(`Overall score: ${a.overallScore}/100 (${a.provider ?? 'unknown'} analysis)`);
+  if (a.structuredAnalysis) {
+    lines.push('', 'ASO analysis');
+    for (const key of SECTION_KEYS) {
+      const s = a.structuredAnalysis[key];
+      lines.push(`  ${SECTION_LABELS[key].padEnd(14)} ${String(s.score).padStart(3)}/100  (${s.confidence} confidence)`);
+      lines.push(`    ${s.analysis}`);
+      for (const i of s.improvements) lines.push(`    - ${i}`);
+    }
+  }
+  if (a.recommendations) {
+    const recs = ZRecommendation.array().safeParse(JSON.parse(a.recommendations));
+    if (recs.success && recs.data.length) {
+      lines.push('', 'Recommendations');
+      for (const r of recs.data) lines.push(`  ${r.priority}. [${SECTION_LABELS[r.section]}] ${r.action} Expected effect: ${r.expectedEffect}`);
+    }
+  }
+  if (a.competitorData.length) {
+    lines.push('', 'Competitors');
+    for (const c of a.competitorData) {
+      lines.push(`  ${c.appName}${c.subtitle ? ` - ${c.subtitle}` : ''} | rating ${c.rating} (${abbreviateCount(c.reviewCount)})`);
+      lines.push(`    ${c.screenshotAnalysis}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Follows an audit's progress stream until `complete` (returns) or `error` (throws the
+ * server's message), printing each step with `onStep`. A dropped connection is resumed with
+ * `Last-Event-ID` (up to 5 times in a row).
+ */
+export async function followProgress(
+  env: TCliEnv,
+  token: string,
+  auditId: string,
+  onStep: (s: TStepEventData) => void,
+): Promise<void> {
+  let lastId: string | undefined;
+  let failures = 0;
+  for (;;) {
+    try {
+      const url = new URL('/api/progress', env.ASO_API_URL);
+      url.searchParams.set('auditId', auditId);
+      for await (const m of readSse(url.toString(), {
+        headers: { authorization: `Bearer ${token}`, ...(lastId ? { 'last-event-id': lastId } : {}) },
+      })) {
+        failures = 0;
+        if (m.id) lastId = m.id;
+        if (m.event === 'step') onStep(ZStepEventData.parse(JSON.parse(m.data)));
+        else if (m.event === 'error') throw new Error(ZErrorEventData.parse(JSON.parse(m.data)).message);
+        else if (m.event === 'complete') {
+          ZCompleteEventData.parse(JSON.parse(m.data));
+          return;
+        }
+      }
+    } catch (err) {
+      if (err instanceof SseHttpError) throw new CliApiError(err.status, err.body);
+      if (!(err instanceof TypeError) || ++failures > 5) throw err;
+    }
+    if (++failures > 5) throw new Error('The progress stream closed before the audit finished.');
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
+/**
+ * Runs the CLI with `argv` (without node and script). Returns the exit code: 0 on success,
+ * 1 when the audit or a call failed (the server's message is printed), 2 for bad usage.
+ */
+export async function runCli(argv: string[], env: TCliEnv, io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        competitor: { type: 'string', multiple: true },
+        keywords: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    io.err(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+    return 2;
+  }
+  const [command, url, ...rest] = parsed.positionals;
+  if (parsed.values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (command !== 'audit' || !url || rest.length > 0) {
+    io.err(USAGE);
+    return 2;
+  }
+  const competitors = parsed.values.competitor ?? [];
+  if (competitors.length > 3) {
+    io.err('At most 3 competitors (--competitor) can be compared.');
+    return 2;
+  }
+  const json = parsed.values.json;
+  const progress = json ? io.err : io.out;
+  try {
+    const token = await signIn(env);
+    const body: Record<string, string> = { appStoreUrl: url };
+    if (parsed.values.keywords) body.keywords = parsed.values.keywords;
+    competitors.forEach((c, i) => (body[`competitorUrl${i + 1}`] = c));
+    const { id } = await api(env, '/api/analyze', { method: 'POST', body, token }, (v) => ZAnalyzeAnswer.parse(v));
+    progress(`Audit ${id} started`);
+    await followProgress(env, token, id, (s) => progress(formatStep(s)));
+    const audit = await api(env, `/api/audit/${encodeURIComponent(id)}`, { token }, (v) => ZAudit.parse(v));
+    io.out(json ? JSON.stringify(audit, null, 2) : formatAudit(audit));
+    return 0;
+  } catch (err) {
+    io.err(`Analysis failed: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
+// Entry point when run as a script (`pnpm aso ...`), not when imported by tests.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  let env: TCliEnv;
+  try {
+    env = loadCliEnv();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(2);
+  }
+  const code = await runCli(process.argv.slice(2), env, {
+    out: (t) => process.stdout.write(`${t}\n`),
+    err: (t) => process.stderr.write(`${t}\n`),
+  });
+  process.exitCode = code;
+}

@@ -1,0 +1,55 @@
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+
+/** One Server-Sent Events message: `id`, `event` (default 'message') and raw `data`. */
+export interface TSseMessage {
+  id: string | undefined;
+  event: string;
+  data: string;
+}
+
+/** Options of {@link readSse}. */
+export interface ReadSseOptions {
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Called for every comment line (e.g. heartbeats). */
+  onComment?: (comment: string) => void;
+}
+
+/** A non-2xx answer to the SSE request: `status` and the body text. */
+export class SseHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`${status}: ${body}`);
+    this.name = 'SseHttpError';
+  }
+}
+
+/**
+ * Opens `url` with fetch (so headers such as the bearer token and `Last-Event-ID` can be sent,
+ * DESIGN section 5) and yields its Server-Sent Events as they arrive, parsed by
+ * `eventsource-parser`. Ends when the server closes the stream; throws {@link SseHttpError}
+ * for a non-2xx answer ('<status>: <body>', spec section 8) and rejects on `signal`.
+ */
+export async function* readSse(url: string, opts: ReadSseOptions = {}): AsyncGenerator<TSseMessage> {
+  const res = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...opts.headers },
+    signal: opts.signal,
+  });
+  if (!res.ok) throw new SseHttpError(res.status, (await res.text()) || res.statusText);
+  if (!res.body) return;
+  const events = res.body
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream({ onComment: opts.onComment }));
+  const reader = events.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      yield { id: value.id, event: value.event ?? 'message', data: value.data };
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}

@@ -1,0 +1,102 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseApiEnv } from '../env';
+import { errorHandlerPlugin } from '../plugins/error-handler.plugin';
+import { webRoutes } from './web.routes';
+
+// A constructed build folder (not the real one, which may not be built): an index.html and
+// one hashed asset, enough to check routing, caching and headers.
+const INDEX_HTML = '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
+
+async function buildApp(distDir: string): Promise<FastifyInstance> {
+  const app = Fastify();
+  app.decorate('config', parseApiEnv({ WEB_DIST_DIR: distDir }));
+  await app.register(errorHandlerPlugin);
+  app.get('/api/ping', async () => ({ ok: true }));
+  await app.register(webRoutes);
+  await app.ready();
+  return app;
+}
+
+describe('webRoutes', () => {
+  let dir: string;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'aso-web-dist-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), INDEX_HTML);
+    writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+    app = await buildApp(dir);
+  });
+
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers client routes with index.html, revalidated', async () => {
+    for (const url of ['/', '/results/3f1c2a9e-0000-4000-8000-000000000000', '/admin', '/no/such/page?x=1']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toBe(INDEX_HTML);
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('serves hashed assets with a year of immutable caching', async () => {
+    const res = await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.body).toBe('console.log("app")');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('never answers API paths or missing files with the app', async () => {
+    const api = await app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ code: 'NOT_FOUND' });
+    const missing = await app.inject({ method: 'GET', url: '/assets/missing-1.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toMatch(/json/);
+    const real = await app.inject({ method: 'GET', url: '/api/ping' });
+    expect(real.json()).toEqual({ ok: true });
+  });
+
+  it('sends a CSP allowing only this origin for scripts and the store hosts for media', async () => {
+    const res = await app.inject({ method: 'GET', url: '/' });
+    const csp = String(res.headers['content-security-policy']);
+    const directives = Object.fromEntries(
+      csp.split(';').map((d) => {
+        const [name = '', ...values] = d.trim().split(/\s+/);
+        return [name, values];
+      }),
+    );
+    expect(directives['default-src']).toEqual(["'self'"]);
+    expect(directives['script-src']).toEqual(["'self'"]);
+    expect(directives['img-src']).toEqual(expect.arrayContaining(["'self'", 'https://*.mzstatic.com']));
+    expect(directives['media-src']).toEqual(expect.arrayContaining(['blob:', 'https://*.mzstatic.com']));
+    expect(directives['object-src']).toEqual(["'none'"]);
+    expect(directives['frame-ancestors']).toEqual(["'none'"]);
+    expect(csp).not.toContain('upgrade-insecure-requests');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  it('serves nothing when the folder has no build', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'aso-web-empty-'));
+    const bare = await buildApp(empty);
+    try {
+      const res = await bare.inject({ method: 'GET', url: '/' });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-security-policy']).toBeUndefined();
+    } finally {
+      await bare.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,69 @@
+import type {
+  TAdminAuditsSummary,
+  TAdminFeedback,
+  TAuditHistoryItem,
+  TCachedApp,
+  TClearCacheAnswer,
+  TDeleteAuditAnswer,
+} from '@aso/contracts';
+import {
+  deleteAppSnapshots,
+  deleteAudit,
+  listAuditHistory,
+  listCachedApps,
+  listFeedbackForAdmin,
+  summariseAudits,
+  type Db,
+} from '@aso/db';
+import { AppError } from '../lib/app-error';
+
+/** Rows the admin lists return at most (newest first). */
+export const ADMIN_LIST_LIMIT = 500;
+
+/** The latest {@link ADMIN_LIST_LIMIT} audits with the access code each was started with. */
+export async function auditHistory(db: Db): Promise<TAuditHistoryItem[]> {
+  const rows = await listAuditHistory(db, ADMIN_LIST_LIMIT);
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}
+
+/** The latest {@link ADMIN_LIST_LIMIT} feedbacks with their audit's app name. */
+export async function adminFeedbacks(db: Db): Promise<TAdminFeedback[]> {
+  const rows = await listFeedbackForAdmin(db, ADMIN_LIST_LIMIT);
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}
+
+/** All audits grouped by app (spec section 3: Admin audits summary). */
+export async function auditsSummary(db: Db): Promise<TAdminAuditsSummary> {
+  const s = await summariseAudits(db);
+  return {
+    totalAudits: s.totalAudits,
+    uniqueApps: s.uniqueApps,
+    apps: s.apps.map((a) => ({
+      appId: a.appId,
+      appName: a.appName,
+      audits: a.audits.map((x) => ({ id: x.id, createdAt: x.createdAt.toISOString() })),
+    })),
+  };
+}
+
+/** Apps with cached store snapshots, per storefront, most recently fetched first. */
+export async function cachedApps(db: Db): Promise<TCachedApp[]> {
+  const rows = await listCachedApps(db);
+  return rows.map((r) => ({ ...r, lastFetchedAt: r.lastFetchedAt.toISOString() }));
+}
+
+/** Deletes app `appId`'s snapshots so its next audit scrapes the store again. */
+export async function clearAppCache(db: Db, appId: string): Promise<TClearCacheAnswer> {
+  return { appId, cleared: await deleteAppSnapshots(db, appId) };
+}
+
+/**
+ * Deletes audit `id` with its feedback and saved entries.
+ *
+ * @throws AppError NOT_FOUND when no such audit exists.
+ */
+export async function removeAudit(db: Db, id: string): Promise<TDeleteAuditAnswer> {
+  const deleted = await deleteAudit(db, id);
+  if (!deleted) throw new AppError('NOT_FOUND', 'Audit not found');
+  return { success: true, deletedAudit: deleted };
+}

@@ -1,0 +1,264 @@
+import type { FlowProducer } from 'bullmq';
+import {
+  ANALYZE_URL_ERROR,
+  ZAuditInputs,
+  ZAuditResult,
+  type TAnalyzeRequest,
+  type TAudit,
+  type TAuditApp,
+  type TAuditInputs,
+  type TCompetitorData,
+  type TFeedback,
+  type TInAppEvent,
+  type TSavedAudit,
+  type TSaveAuditBody,
+} from '@aso/contracts';
+import { parseAppStoreUrl, primaryScreenshotUrls, selectCompetitors } from '@aso/appstore';
+import { buildSavedAuditName } from '@aso/aso-rules';
+import {
+  deleteSavedAudit,
+  failAudit,
+  findOwnedAudit,
+  insertAudit,
+  insertFeedback,
+  insertSavedAudit,
+  listAuditFeedback,
+  listSavedAudits,
+  type AuditRow,
+  type Db,
+  type FeedbackRow,
+  type SavedAuditRow,
+  type SessionIdentity,
+} from '@aso/db';
+import { JOBS, type TScrapeJob } from '@aso/queue';
+import { AppError, badRequest, notFound } from '../lib/app-error';
+
+/**
+ * BullMQ job id of an audit's `analysis` parent job. BullMQ 5 refuses custom ids with one
+ * colon (only the three-part `a:b:c` form is allowed), so DESIGN's `{auditId}:analysis` is
+ * spelled `{auditId}:analysis:all` ("the analysis over all apps").
+ */
+export const analysisJobId = (auditId: string) => `${auditId}:analysis:all`;
+
+/** BullMQ job id of the `scrape` job of one app of an audit (DESIGN section 2, point 1). */
+export const scrapeJobId = (auditId: string, appId: string) => `${auditId}:scrape:${appId}`;
+
+/**
+ * Validates an analyze request with the URL rules of `@aso/appstore` (spec section 5) and
+ * returns the audit's inputs: the main app, the competitors that are valid, non-empty and not
+ * duplicates (of the main app or an earlier competitor), at most 3, in field order, and the
+ * keywords text. Throws a 400 naming the field, with the spec's message
+ * ('Please enter a valid App Store URL (apps.apple.com)'), when the main URL or a non-empty
+ * competitor URL is not a valid App Store URL.
+ */
+export function buildAuditInputs(body: TAnalyzeRequest): TAuditInputs {
+  const main = parseAppStoreUrl(body.appStoreUrl);
+  if (main.status !== 'valid' || !main.appId || !main.normalizedUrl) {
+    throw badRequest(`appStoreUrl: ${ANALYZE_URL_ERROR}`);
+  }
+  const fields = ['competitorUrl1', 'competitorUrl2', 'competitorUrl3'] as const;
+  const raw = fields.map((f) => body[f] ?? '');
+  raw.forEach((value, i) => {
+    if (parseAppStoreUrl(value).status === 'invalid') throw badRequest(`${fields[i]!}: ${ANALYZE_URL_ERROR}`);
+  });
+  const competitors: TAuditApp[] = selectCompetitors(body.appStoreUrl, raw).map((c) => ({
+    appId: c.appId,
+    storefront: c.storefront,
+    appStoreUrl: c.normalizedUrl,
+  }));
+  return ZAuditInputs.parse({
+    main: { appId: main.appId, storefront: main.storefront, appStoreUrl: main.normalizedUrl },
+    competitors,
+    keywords: (body.keywords ?? '').trim(),
+  });
+}
+
+/** What {@link startAudit} uses. */
+export interface StartAuditDeps {
+  db: Db;
+  flows: FlowProducer;
+}
+
+/**
+ * Starts an audit (DESIGN section 2, point 1): inserts the `audits` row (status `queued`, the
+ * owner, the validated inputs, the access code of the caller's session) and adds ONE BullMQ
+ * flow: the `analysis` parent job whose children are one `scrape` job per app (role main or
+ * competitor), with deterministic job ids and `failParentOnFailure`, so a child that fails
+ * after its attempts fails the audit. Returns the audit id without waiting for any job.
+ * When Redis refuses the flow the audit is marked failed and a 503 is thrown.
+ */
+export async function startAudit(deps: StartAuditDeps, identity: SessionIdentity, inputs: TAuditInputs): Promise<string> {
+  const audit = await insertAudit(deps.db, {
+    userId: identity.userId,
+    accessCodeId: identity.accessCodeId,
+    appId: inputs.main.appId,
+    storefront: inputs.main.storefront,
+    appStoreUrl: inputs.main.appStoreUrl,
+    inputs,
+  });
+  const apps: Array<TAuditApp & { role: TScrapeJob['role'] }> = [
+    { ...inputs.main, role: 'main' },
+    ...inputs.competitors.map((c) => ({ ...c, role: 'competitor' as const })),
+  ];
+  try {
+    await deps.flows.add({
+      name: 'analysis',
+      queueName: JOBS.analysis.queue,
+      data: JOBS.analysis.schema.parse({ auditId: audit.id }),
+      opts: { ...JOBS.analysis.options, jobId: analysisJobId(audit.id) },
+      children: apps.map((a) => ({
+        name: 'scrape',
+        queueName: JOBS.scrape.queue,
+        data: JOBS.scrape.schema.parse({
+          auditId: audit.id,
+          appId: a.appId,
+          storefront: a.storefront,
+          role: a.role,
+          appStoreUrl: a.appStoreUrl,
+        }),
+        opts: { ...JOBS.scrape.options, jobId: scrapeJobId(audit.id, a.appId), failParentOnFailure: true },
+      })),
+    });
+  } catch (err) {
+    await failAudit(deps.db, audit.id, 'The analysis could not be queued. Please try again.').catch(() => undefined);
+    throw new AppError('SERVICE_UNAVAILABLE', 'The analysis queue is unavailable. Please try again shortly.', { cause: err });
+  }
+  return audit.id;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * Maps an `audits` row to the spec's Audit shape (spec section 3, contracts `ZAudit`): the
+ * listing fields come from the main app's listing stored in the result, `keywords` is the
+ * user's text, `screenshots` the iPhone screenshot URLs (iPad when there are none),
+ * `competitorData` one item per competitor with its screenshot analysis, `recommendations`
+ * JSON text. While the audit is not done the listing fields are null and lists empty.
+ */
+export function toAudit(row: AuditRow): TAudit {
+  const inputs = ZAuditInputs.safeParse(row.inputs);
+  const keywords = inputs.success && inputs.data.keywords !== '' ? inputs.data.keywords : null;
+  const base = {
+    id: row.id,
+    status: row.status,
+    error: row.error,
+    appId: row.app_id,
+    storefront: row.storefront,
+    appStoreUrl: row.app_store_url,
+    keywords,
+    provider: row.provider,
+    createdAt: row.created_at.toISOString(),
+    completedAt: iso(row.completed_at),
+  };
+  const parsed = row.status === 'done' && row.result ? ZAuditResult.safeParse(row.result) : null;
+  if (!parsed?.success) {
+    return {
+      ...base,
+      appName: row.app_name,
+      subtitle: null,
+      developer: null,
+      category: null,
+      categoryRank: null,
+      rating: null,
+      reviewCount: null,
+      description: null,
+      iconUrl: null,
+      previewVideoUrl: null,
+      previewPosterUrl: null,
+      screenshots: [],
+      inAppEvents: [],
+      competitorData: [],
+      structuredAnalysis: null,
+      overallScore: null,
+      recommendations: null,
+    };
+  }
+  const r = parsed.data;
+  const m = r.main;
+  const inAppEvents: TInAppEvent[] = m.inAppEvents.map((e) => ({
+    timeIndicator: e.timeIndicator,
+    eventImage: e.eventImage,
+    eventBadge: e.eventBadge,
+    eventName: e.eventName,
+    eventDescription: e.eventDescription,
+    startDate: e.startDate ?? null,
+    endDate: e.endDate ?? null,
+  }));
+  const competitorData: TCompetitorData[] = r.competitors.map((c, i) => ({
+    appId: c.appId,
+    appName: c.appName,
+    subtitle: c.subtitle,
+    iconUrl: c.iconUrl || null,
+    rating: c.rating,
+    reviewCount: c.reviewCount,
+    appStoreUrl: c.appStoreUrl,
+    screenshots: primaryScreenshotUrls(c),
+    screenshotAnalysis: r.competitorScreenshotAnalyses[i] ?? '',
+  }));
+  return {
+    ...base,
+    appName: m.appName,
+    subtitle: m.subtitle,
+    developer: m.developer,
+    category: m.category,
+    categoryRank: m.categoryRank,
+    rating: m.rating,
+    reviewCount: m.reviewCount,
+    description: m.description,
+    iconUrl: m.iconUrl || null,
+    previewVideoUrl: m.previewVideoUrl,
+    previewPosterUrl: m.previewPosterUrl,
+    screenshots: primaryScreenshotUrls(m),
+    inAppEvents,
+    competitorData,
+    structuredAnalysis: r.structuredAnalysis,
+    overallScore: r.overallScore,
+    recommendations: JSON.stringify(r.recommendations),
+  };
+}
+
+/** A saved audit row in the API's shape (contracts `ZSavedAudit`). */
+export function toSavedAudit(row: SavedAuditRow): TSavedAudit {
+  return { id: row.id, auditId: row.audit_id, name: row.name, storefront: row.storefront, createdAt: row.created_at.toISOString() };
+}
+
+/** A feedback row in the API's shape (contracts `ZFeedback`). */
+export function toFeedback(row: FeedbackRow): TFeedback {
+  return { id: row.id, auditId: row.audit_id, feedback: row.feedback, createdAt: row.created_at.toISOString() };
+}
+
+/**
+ * Saves the user's own audit (spec section 3, Saved audit). The name is the body's, or when it
+ * is blank '<app name> <CC> <dd-mm-yyyy>' built from the audit (`buildSavedAuditName`). 404
+ * when the audit does not exist or is someone else's.
+ */
+export async function saveAudit(db: Db, userId: string, body: TSaveAuditBody, now = new Date()): Promise<TSavedAudit> {
+  const audit = await findOwnedAudit(db, body.auditId, userId);
+  if (!audit) throw notFound('Audit not found');
+  const name = body.name || buildSavedAuditName(audit.app_name ?? `App ${audit.app_id}`, body.storefront, now);
+  return toSavedAudit(await insertSavedAudit(db, { userId, auditId: audit.id, name, storefront: body.storefront }));
+}
+
+/** The user's saved audits, newest first. */
+export async function savedAudits(db: Db, userId: string): Promise<TSavedAudit[]> {
+  return (await listSavedAudits(db, userId)).map(toSavedAudit);
+}
+
+/** Deletes the user's saved audit; 404 when it does not exist or is someone else's. */
+export async function removeSavedAudit(db: Db, userId: string, id: string): Promise<void> {
+  if (!(await deleteSavedAudit(db, id, userId))) throw notFound('Saved audit not found');
+}
+
+/** Records feedback about the user's own audit; 404 when it is not theirs. */
+export async function addFeedback(db: Db, userId: string, auditId: string, feedback: string): Promise<TFeedback> {
+  const audit = await findOwnedAudit(db, auditId, userId);
+  if (!audit) throw notFound('Audit not found');
+  return toFeedback(await insertFeedback(db, { auditId: audit.id, userId, feedback }));
+}
+
+/** Feedback about the user's own audit, oldest first; 404 when it is not theirs. */
+export async function auditFeedback(db: Db, userId: string, auditId: string): Promise<TFeedback[]> {
+  const audit = await findOwnedAudit(db, auditId, userId);
+  if (!audit) throw notFound('Audit not found');
+  return (await listAuditFeedback(db, audit.id)).map(toFeedback);
+}

@@ -1,0 +1,25 @@
+import type { TUploadField } from '@aso/contracts';
+
+/** Why an export was rejected. */
+export type TCsvExportErrorReason =
+  'empty' | 'binary' | 'no_header' | 'no_rows' | 'malformed' | 'read_failed';
+
+/**
+ * An App Store Connect export that cannot be used (issue 6 points 1 and 2). The message starts
+ * with the upload field and says what was expected, e.g.
+ * `redownloadsCSV: no header row with a Date column found in the first 20 lines`; it is meant
+ * to reach the user as the 400 answer's `message`. A retry cannot fix it.
+ */
+export class CsvExportError extends Error {
+  override readonly name = 'CsvExportError';
+
+  constructor(
+    /** The multipart field of the file ('conversionCSV' or 'redownloadsCSV'). */
+    readonly field: TUploadField,
+    readonly reason: TCsvExportErrorReason,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${field}: ${detail}`, options);
+  }
+}

@@ -45,7 +45,8 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultS
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
-    const cause = result.error instanceof Error ? result.error.message : String(result.error);
+    const cause =
+      result.error instanceof Error ? result.error.message : JSON.stringify(result.error);
     throw new Error(`migration ${failed ?? '(unknown)'} failed: ${cause}`, { cause: result.error });
   }
   return result;

@@ -46,8 +46,8 @@ export interface WarnLogger {
  */
 export async function checkEvictionPolicy(redis: Redis, log: WarnLogger): Promise<string | null> {
   try {
-    const reply = (await redis.config('GET', 'maxmemory-policy')) as unknown as string[];
-    const policy = reply[1] ?? null;
+    const reply: unknown = await redis.config('GET', 'maxmemory-policy');
+    const policy = Array.isArray(reply) && typeof reply[1] === 'string' ? reply[1] : null;
     if (policy !== 'noeviction') {
       log.warn(
         { policy },

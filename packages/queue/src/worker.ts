@@ -44,7 +44,9 @@ export function createTypedWorker<Q extends TQueueName>(
       if (!parsed.success) {
         throw new UnrecoverableError(`invalid ${job.name} payload: ${parsed.error.message}`);
       }
-      return handler(parsed.data as never, job as never, signal ?? new AbortController().signal);
+      // The catalog lookup above proved the name and payload; the handler table is keyed by it.
+      const run = handler as (d: unknown, j: Job, s: AbortSignal) => Promise<unknown>;
+      return run(parsed.data, job, signal ?? new AbortController().signal);
     },
     { ...opts, autorun: true },
   );

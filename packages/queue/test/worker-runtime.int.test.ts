@@ -83,7 +83,7 @@ describe('worker service shutdown', () => {
     await svc.close();
 
     const second = createTypedWorker('scrape', { scrape: fast }, { connection: conn(redis.url), ...opts });
-    const result = await job.waitUntilFinished(events, 15_000);
+    const result: unknown = await job.waitUntilFinished(events, 15_000);
     expect(result).toEqual({ ok: '2' });
     await second.close();
     await events.close();

@@ -29,7 +29,7 @@ async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
  */
 export function templateName(): string {
   const h = createHash('sha256');
-  for (const [name, m] of Object.entries(migrations)) h.update(name).update(String(m.up));
+  for (const [name, m] of Object.entries(migrations)) h.update(name).update(m.up.toString());
   return `aso_tpl_${h.digest('hex').slice(0, 12)}`;
 }
 

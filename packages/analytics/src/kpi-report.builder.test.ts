@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZKpiReport } from '@aso/contracts';
-import { buildKpiReport } from './kpi-report.builder';
+import { buildKpiReport, defaultRangeOfRows } from './kpi-report.builder';
 import { addDays } from './date.rules';
 
 type Row = Record<string, number | string | null>;
@@ -143,6 +143,8 @@ describe('buildKpiReport periods', () => {
     expect(r.sources[0]!.current.firstTimeDownloads).toBe(30);
     expect(r.sources[0]!.previous.firstTimeDownloads).toBe(10);
     expect(r.dataSpan).toEqual({ start: '2025-06-01', end: '2025-07-10' });
+    expect(defaultRangeOfRows(many)).toEqual({ start: '2025-06-11', end: '2025-07-10' });
+    expect(defaultRangeOfRows([{ Date: 'x' }])).toEqual({ start: '2025-07-20', end: '2025-08-18' });
   });
 
   it('rejects a malformed range', () => {

@@ -36,6 +36,15 @@ export function resolveRange(dataset: TPreparedDataset, range?: TDateRange | nul
 }
 
 /**
+ * The default range of chart-data rows (for the date picker and the reports call): the
+ * dataset's last 30 days, its whole span when shorter, or 2025-07-20..2025-08-18 when no date
+ * parses (issue 6 point 6; spec section 9).
+ */
+export function defaultRangeOfRows(rows: readonly TRowInput[]): TDateRange {
+  return resolveRange(prepareDataset(rows));
+}
+
+/**
  * The whole KPI report of a merged dataset, as `GET /api/reports/{downloadId}` answers it and
  * the web dashboard renders it (issue 6 points 5 and 6; spec sections 2, 3, 5 and 9).
  *

@@ -40,8 +40,9 @@ const METRIC_KEYS = [
 ] as const satisfies ReadonlyArray<keyof TPeriodMetrics>;
 
 /**
- * Current against previous period for every metric: percent changes ({@link percentChange})
- * and flags ({@link changeFlag}). Rates are compared as relative changes of the rate (a rate
+ * Current against previous period for every metric (spec sections 3 and 9: current and
+ * previous-period figures, percentage changes): percent changes ({@link percentChange}) and
+ * flags ({@link changeFlag}). Rates are compared as relative changes of the rate (a rate
  * going from 2.0% to 2.5% is +25%), like the counts.
  */
 export function comparePeriods(

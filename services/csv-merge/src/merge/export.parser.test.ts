@@ -55,7 +55,11 @@ describe('parseExport', () => {
   it('finds the date column wherever it is', async () => {
     const p = await parseText('Source,Date,Downloads\nSearch,2025-07-01,5\n');
     expect(p.dateIndex).toBe(1);
-    expect(p.rows[0]).toEqual({ date: '2025-07-01', day: '2025-07-01', cells: ['Search', '2025-07-01', 5] });
+    expect(p.rows[0]).toEqual({
+      date: '2025-07-01',
+      day: '2025-07-01',
+      cells: ['Search', '2025-07-01', 5],
+    });
   });
 
   it('stops at an oversized line with a clear message', async () => {

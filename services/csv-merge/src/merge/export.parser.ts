@@ -12,8 +12,11 @@ import {
   type TExportEncoding,
 } from './text-decoder.stream';
 
-/** Longest record accepted, in bytes; a binary file without line breaks stops here. */
-export const MAX_RECORD_BYTES = 1024 * 1024;
+/**
+ * Longest record accepted, in bytes (an export row is well under 2 KB); a binary file or a
+ * file without line breaks stops here instead of being buffered whole.
+ */
+export const MAX_RECORD_BYTES = 64 * 1024;
 
 /** Date cells of summary rows that some exports append ('Total', 'Totals', 'Grand Total', 'Sum'). */
 const SUMMARY_ROW = /^(?:grand\s+)?(?:total|totals|sum)$/i;

@@ -178,19 +178,31 @@ export function mergeExports(inputs: {
   const parsedKeys = keys.filter((k) => !k.startsWith('text:')).sort();
   const textKeys = keys.filter((k) => k.startsWith('text:'));
 
-  const valueColumns = headers.slice(1).filter((h) => !(addTerritory && h === TERRITORY_COLUMN));
+  // Resolve each column's source indexes once, not per row.
+  const plan = headers
+    .slice(1)
+    .filter((h) => !(addTerritory && h === TERRITORY_COLUMN))
+    .map((header) => {
+      const lower = header.toLowerCase();
+      const convIndex = conv?.index.get(lower);
+      const redlIndex = redl?.index.get(lower);
+      const preferRedl = isRedownloadsColumn(header);
+      return {
+        header,
+        first: preferRedl ? ('redl' as const) : ('conv' as const),
+        convIndex,
+        redlIndex,
+      };
+    });
   const rows: TChartDataRow[] = [...parsedKeys, ...textKeys].map((key) => {
     const c = conv?.byKey.get(key);
     const r = redl?.byKey.get(key);
     const row: TChartDataRow = { [dateColumn]: (c ?? r)!.date };
-    for (const header of valueColumns) {
-      const lower = header.toLowerCase();
-      const fromConv = c && conv ? cellOf(c.cells, conv.index.get(lower)) : undefined;
-      const fromRedl = r && redl ? cellOf(r.cells, redl.index.get(lower)) : undefined;
-      const [first, second] = isRedownloadsColumn(header)
-        ? [fromRedl, fromConv]
-        : [fromConv, fromRedl];
-      row[header] = first ?? second ?? null;
+    for (const col of plan) {
+      const fromConv = c ? cellOf(c.cells, col.convIndex) : undefined;
+      const fromRedl = r ? cellOf(r.cells, col.redlIndex) : undefined;
+      row[col.header] =
+        (col.first === 'redl' ? (fromRedl ?? fromConv) : (fromConv ?? fromRedl)) ?? null;
     }
     if (addTerritory) row[TERRITORY_COLUMN] = territory;
     return row;

@@ -17,6 +17,9 @@ export interface TOpenedText {
   chunks: AsyncGenerator<string, void, undefined>;
 }
 
+const BINARY_DETAIL =
+  'the file is binary, not CSV text; expected a CSV export (UTF-8 or UTF-16 text) with a Date column';
+
 /** Bytes read before deciding encoding, binary content and delimiter. */
 export const SNIFF_BYTES = 64 * 1024;
 /** Lines within which the header row must appear (issue 6 point 2 error message). */
@@ -161,22 +164,14 @@ export async function openExportText(input: Readable, field: TUploadField): Prom
   let encoding: TExportEncoding;
   if (withBom) encoding = withBom.encoding;
   else if (sample.includes(0)) {
-    encoding =
-      detectBomlessUtf16(sample) ??
-      fail(
-        'binary',
-        'the file is binary, not CSV text; expected a CSV export (UTF-8 or UTF-16 text) with a Date column',
-      );
+    encoding = detectBomlessUtf16(sample) ?? fail('binary', BINARY_DETAIL);
   } else encoding = isValidUtf8(sample) ? 'utf-8' : 'windows-1252';
 
   // The default (ignoreBOM: false) strips a leading BOM of the matching encoding.
   const decoder = new TextDecoder(encoding);
   const sampleText = decoder.decode(sample, { stream: !ended });
   if (looksBinary(sampleText)) {
-    fail(
-      'binary',
-      'the file is binary, not CSV text; expected a CSV export (UTF-8 or UTF-16 text) with a Date column',
-    );
+    fail('binary', BINARY_DETAIL);
   }
   const delimiter = sniffDelimiter(sampleText);
 

@@ -1,0 +1,297 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, readFileSync } from 'node:fs';
+import { describe, expect } from 'vitest';
+import { Queue, QueueEvents } from 'bullmq';
+import { pino } from 'pino';
+import { ZMergedData } from '@aso/contracts';
+import { deleteExpiredAnalytics, insertUpload, storeDataset, type Db } from '@aso/db';
+import { JOBS, QUEUES, type TMergeJob, type WorkerService } from '@aso/queue';
+import { it as integrationIt } from '@aso/testkit';
+import { parseWorkerEnv } from '../src/env';
+import { parseAndMergeExports, toMergedData, writeProcessedCsv } from '../src/merge/index';
+import { CLEANUP_EVERY_MS, startCsvMerge } from '../src/service';
+import { ascFixture, constructedFixture, SAMPLE_EXPORTS } from './fixture-paths.helper';
+
+/** Datasets live half a day here: fractional TTLs must work. */
+const TTL_DAYS = 0.5;
+
+interface Harness {
+  service: WorkerService;
+  queue: Queue;
+  maintenance: Queue;
+  events: QueueEvents;
+  maintenanceEvents: QueueEvents;
+  /** Adds a merge job and waits for it: its return value, or its failure. */
+  merge(data: TMergeJob): Promise<{ value: unknown; failedReason: string | null; attemptsMade: number }>;
+  close(): Promise<void>;
+}
+
+async function startHarness(databaseUrl: string, redis: { url: string; prefix: string }): Promise<Harness> {
+  const service = await startCsvMerge(
+    parseWorkerEnv({
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: redis.prefix,
+      LOG_LEVEL: 'silent',
+      HEALTH_PORT: '0',
+      DATASET_TTL_DAYS: String(TTL_DAYS),
+    }),
+    { handleSignals: false, log: pino({ level: 'silent' }) },
+  );
+  const connection = { url: redis.url };
+  const queue = new Queue(QUEUES.csvMerge, { connection, prefix: redis.prefix });
+  const maintenance = new Queue(QUEUES.maintenance, { connection, prefix: redis.prefix });
+  const events = new QueueEvents(QUEUES.csvMerge, { connection, prefix: redis.prefix });
+  const maintenanceEvents = new QueueEvents(QUEUES.maintenance, { connection, prefix: redis.prefix });
+  await Promise.all([events.waitUntilReady(), maintenanceEvents.waitUntilReady()]);
+  return {
+    service,
+    queue,
+    maintenance,
+    events,
+    maintenanceEvents,
+    async merge(data) {
+      const job = await queue.add('merge', data, JOBS.merge.options);
+      let value: unknown = null;
+      let failedReason: string | null = null;
+      try {
+        value = await job.waitUntilFinished(events, 30_000);
+      } catch (err) {
+        failedReason = (err as Error).message;
+      }
+      const fresh = await queue.getJob(job.id!);
+      return { value, failedReason, attemptsMade: fresh?.attemptsMade ?? -1 };
+    },
+    async close() {
+      await events.close();
+      await maintenanceEvents.close();
+      await queue.close();
+      await maintenance.close();
+      await service.close();
+    },
+  };
+}
+
+const it = integrationIt.extend<{ $file: { worker: Harness } }>({
+  worker: [
+    async ({ database, redis }, use) => {
+      const h = await startHarness(database.url, redis);
+      await use(h);
+      await h.close();
+    },
+    { scope: 'file' },
+  ],
+});
+
+async function createUser(db: Db, email: string): Promise<string> {
+  const code = await db
+    .insertInto('access_codes')
+    .values({ code: `TEST-${randomBytes(4).toString('hex').toUpperCase()}`, max_uses: 1 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const user = await db
+    .insertInto('users')
+    .values({ email, access_code_id: code.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return user.id;
+}
+
+const habit = SAMPLE_EXPORTS[0];
+
+describe('merge job', () => {
+  it('reads both uploads from PostgreSQL, stores the dataset and returns mergedData', async ({ worker, database }) => {
+    const db = database.db;
+    const userId = await createUser(db, 'merge@example.com');
+    const conversionUploadId = await insertUpload(db, {
+      userId,
+      field: 'conversionCSV',
+      filename: 'conversion.csv',
+      content: readFileSync(ascFixture(habit.conversion)),
+      ttlDays: 30,
+    });
+    const redownloadsUploadId = await insertUpload(db, {
+      userId,
+      field: 'redownloadsCSV',
+      filename: 'redownloads.csv',
+      content: readFileSync(ascFixture(habit.redownloads)),
+      ttlDays: 30,
+    });
+    const result = await worker.merge({ userId, conversionUploadId, redownloadsUploadId });
+    expect(result.failedReason).toBeNull();
+    const mergedData = ZMergedData.parse(result.value);
+
+    // The same files parsed straight from disk give the same dataset.
+    const direct = await parseAndMergeExports({
+      conversionCSV: createReadStream(ascFixture(habit.conversion)),
+      redownloadsCSV: createReadStream(ascFixture(habit.redownloads)),
+    });
+    expect(mergedData).toEqual(toMergedData(direct, mergedData.downloadId));
+    expect(mergedData).toMatchObject({ appName: habit.appName, territory: habit.territory, totalRows: habit.days });
+
+    const row = await db
+      .selectFrom('datasets')
+      .selectAll()
+      .where('id', '=', mergedData.downloadId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      user_id: userId,
+      app_name: habit.appName,
+      territory: habit.territory,
+      headers: direct.headers,
+      rows: direct.rows,
+      processed_csv: writeProcessedCsv(direct),
+      total_rows: habit.days,
+      date_start: habit.start,
+      date_end: habit.end,
+    });
+    expect(row.expires_at.getTime() - row.created_at.getTime()).toBeCloseTo(TTL_DAYS * 86_400_000, -4);
+    const linked = await db
+      .selectFrom('uploads')
+      .select('id')
+      .where('dataset_id', '=', mergedData.downloadId)
+      .orderBy('field')
+      .execute();
+    expect(linked.map((u) => u.id)).toEqual([conversionUploadId, redownloadsUploadId]);
+  });
+
+  it('reads a UTF-16LE upload byte for byte', async ({ worker, database }) => {
+    const db = database.db;
+    const userId = await createUser(db, 'utf16@example.com');
+    const path = constructedFixture('constructed-utf16le-tab_conversion_weather-buddy_japan.csv');
+    const conversionUploadId = await insertUpload(db, {
+      userId,
+      field: 'conversionCSV',
+      filename: 'weather.csv',
+      content: readFileSync(path),
+      ttlDays: 30,
+    });
+    const result = await worker.merge({ userId, conversionUploadId, redownloadsUploadId: null });
+    expect(result.failedReason).toBeNull();
+    const direct = await parseAndMergeExports({ conversionCSV: createReadStream(path) });
+    const mergedData = ZMergedData.parse(result.value);
+    expect(mergedData).toEqual(toMergedData(direct, mergedData.downloadId));
+    expect(mergedData).toMatchObject({ appName: 'Weather Buddy', territory: 'Japan' });
+    expect(mergedData.preview[0]).toMatchObject({ Date: '5/1/25', 'App Store Search First-Time Downloads': 1210 });
+  });
+
+  it('fails at once, without retry, with the parser message naming the field', async ({ worker, database }) => {
+    const db = database.db;
+    const userId = await createUser(db, 'refused@example.com');
+    const good = await insertUpload(db, {
+      userId,
+      field: 'conversionCSV',
+      filename: 'conversion.csv',
+      content: readFileSync(ascFixture(habit.conversion)),
+      ttlDays: 30,
+    });
+    const cases: [string, Buffer, RegExp][] = [
+      ['no date column', readFileSync(constructedFixture('constructed-no-date-column.csv')), /^redownloadsCSV: no header row with a Date column/],
+      ['binary', readFileSync(constructedFixture('constructed-binary.csv')), /^redownloadsCSV: the file is binary/],
+      ['empty', Buffer.alloc(0), /^redownloadsCSV: the file is empty/],
+    ];
+    for (const [what, content, message] of cases) {
+      const bad = await insertUpload(db, { userId, field: 'redownloadsCSV', filename: `${what}.csv`, content, ttlDays: 30 });
+      const result = await worker.merge({ userId, conversionUploadId: good, redownloadsUploadId: bad });
+      expect(result.failedReason, what).toMatch(message);
+      expect(result.attemptsMade, what).toBe(1);
+    }
+    const datasets = await db.selectFrom('datasets').select('id').where('user_id', '=', userId).execute();
+    expect(datasets).toEqual([]);
+  });
+
+  it("refuses someone else's upload and an expired one", async ({ worker, database }) => {
+    const db = database.db;
+    const owner = await createUser(db, 'upload-owner@example.com');
+    const thief = await createUser(db, 'upload-thief@example.com');
+    const content = readFileSync(ascFixture(habit.conversion));
+    const owned = await insertUpload(db, { userId: owner, field: 'conversionCSV', filename: 'a.csv', content, ttlDays: 30 });
+    const expired = await insertUpload(db, { userId: owner, field: 'conversionCSV', filename: 'b.csv', content, ttlDays: 0 });
+    const gone = 'conversionCSV: the uploaded file is no longer available; please upload it again';
+    for (const data of [
+      { userId: thief, conversionUploadId: owned, redownloadsUploadId: null },
+      { userId: owner, conversionUploadId: expired, redownloadsUploadId: null },
+      // An upload sent as the other field is not taken for it.
+      { userId: owner, conversionUploadId: null, redownloadsUploadId: owned },
+    ]) {
+      const result = await worker.merge(data);
+      const expected = data.redownloadsUploadId ? gone.replace('conversionCSV', 'redownloadsCSV') : gone;
+      expect(result.failedReason).toBe(expected);
+      expect(result.attemptsMade).toBe(1);
+    }
+    const none = await worker.merge({ userId: owner, conversionUploadId: null, redownloadsUploadId: null });
+    expect(none.failedReason).toMatch(/names no upload/);
+  });
+});
+
+describe('cleanup-expired job', () => {
+  it('is scheduled hourly and deletes expired datasets with their uploads and expired uploads', async ({ worker, database }) => {
+    const db = database.db;
+    const schedulers = await worker.maintenance.getJobSchedulers();
+    expect(schedulers.map((s) => ({ key: s.key, name: s.name, every: s.every }))).toEqual([
+      { key: 'cleanup-expired-hourly', name: 'cleanup-expired', every: CLEANUP_EVERY_MS },
+    ]);
+    expect(CLEANUP_EVERY_MS).toBe(3_600_000);
+
+    const userId = await createUser(db, 'cleanup@example.com');
+    const dataset = async (ttlDays: number, uploads: number) => {
+      const ids = [];
+      for (let i = 0; i < uploads; i++) {
+        ids.push(
+          await insertUpload(db, { userId, field: 'conversionCSV', filename: `u${i}.csv`, content: Buffer.from('x'), ttlDays: 30 }),
+        );
+      }
+      return (
+        await storeDataset(db, {
+          userId,
+          appName: null,
+          territory: null,
+          headers: ['Date'],
+          rows: [{ Date: '1/1/25' }],
+          processedCsv: 'Date\n1/1/25\n',
+          dateSpan: { start: '2025-01-01', end: '2025-01-01' },
+          ttlDays,
+          uploadIds: ids,
+        })
+      ).id;
+    };
+    const expiredA = await dataset(0, 2);
+    const expiredB = await dataset(0, 1);
+    const live = await dataset(1, 2);
+    await insertUpload(db, { userId, field: 'redownloadsCSV', filename: 'orphan.csv', content: Buffer.from('x'), ttlDays: 0 });
+    await insertUpload(db, { userId, field: 'redownloadsCSV', filename: 'pending.csv', content: Buffer.from('x'), ttlDays: 1 });
+
+    const job = await worker.maintenance.add('cleanup-expired', {}, JOBS['cleanup-expired'].options);
+    expect(await job.waitUntilFinished(worker.maintenanceEvents, 30_000)).toEqual({ datasets: 2, uploads: 4 });
+
+    const datasets = await db.selectFrom('datasets').select('id').where('user_id', '=', userId).execute();
+    expect(datasets.map((d) => d.id)).toEqual([live]);
+    const uploads = await db.selectFrom('uploads').select(['filename', 'dataset_id']).where('user_id', '=', userId).orderBy('filename').execute();
+    expect(uploads).toEqual([
+      { filename: 'pending.csv', dataset_id: null },
+      { filename: 'u0.csv', dataset_id: live },
+      { filename: 'u1.csv', dataset_id: live },
+    ]);
+    expect([expiredA, expiredB]).not.toContain(live);
+  });
+
+  it('works through a backlog in batches', async ({ database }) => {
+    const db = database.db;
+    const userId = await createUser(db, 'backlog@example.com');
+    for (let i = 0; i < 5; i++) {
+      await storeDataset(db, {
+        userId,
+        appName: null,
+        territory: null,
+        headers: [],
+        rows: [],
+        processedCsv: '',
+        dateSpan: null,
+        ttlDays: 0,
+        uploadIds: [await insertUpload(db, { userId, field: 'conversionCSV', filename: 'x.csv', content: Buffer.from('x'), ttlDays: 0 })],
+      });
+    }
+    expect(await deleteExpiredAnalytics(db, 2)).toEqual({ datasets: 5, uploads: 5 });
+    expect(await deleteExpiredAnalytics(db, 2)).toEqual({ datasets: 0, uploads: 0 });
+  });
+});

@@ -3,7 +3,9 @@ import { parseEnv } from '@aso/contracts';
 import { ZWorkerBaseEnv } from '@aso/queue';
 
 /**
- * Environment of the scraper worker (DESIGN section 7), parsed once at start.
+ * Environment of the scraper worker (DESIGN section 7), parsed once at start. The lock
+ * duration and stall interval (`LOCK_DURATION_MS`, `STALLED_INTERVAL_MS`) come from the shared
+ * worker base.
  */
 export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   /** Jobs processed at once by this process. */
@@ -12,10 +14,44 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9101),
   ITUNES_ORIGIN: z.string().url().default('https://itunes.apple.com'),
   APP_STORE_ORIGIN: z.string().url().default('https://apps.apple.com'),
-  /** A snapshot younger than this is reused (seconds; default 24 h). */
+  /** A snapshot younger than this is reused (seconds; default 24 h; 0 turns the cache off). */
   APP_CACHE_TTL: z.coerce.number().int().min(0).default(86_400),
-  /** Timeout of one store request (ms). */
+  /** Timeout of one store request, body included (ms). */
   STORE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Largest store response accepted (bytes; default 8 MiB, a product page is about 1 MB). */
+  STORE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(8 * 1024 * 1024),
+  /**
+   * Tries per store request within one job attempt, the first included (429/5xx, timeouts and
+   * cut-off bodies are retried with exponential backoff and jitter).
+   */
+  STORE_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  /** First backoff delay between those tries (ms); doubles per try. */
+  STORE_RETRY_BASE_DELAY_MS: z.coerce.number().int().min(1).default(500),
+  /**
+   * Longest Retry-After a request waits for by itself (ms). A 429 asking for more, or one
+   * that outlasts the tries, pauses the whole `scrape` queue instead (BullMQ rate limiter).
+   */
+  STORE_MAX_RETRY_AFTER_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * How long a scrape job may keep being put back because the store rate-limits us, counted
+   * from when it was queued (ms); past it the job fails with a "try again later" message.
+   */
+  STORE_RATE_LIMIT_MAX_WAIT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(10 * 60_000),
+  /**
+   * Steady cap of the `scrape` queue shared by every scraper process: at most
+   * `SCRAPE_RATE_LIMIT_MAX` jobs per `SCRAPE_RATE_LIMIT_DURATION_MS`. BullMQ only honours a
+   * manual rate limit (the pause after a 429) when a limiter is configured.
+   */
+  SCRAPE_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(50),
+  SCRAPE_RATE_LIMIT_DURATION_MS: z.coerce.number().int().min(10).default(1_000),
 });
 export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
 

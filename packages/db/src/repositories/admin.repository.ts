@@ -133,15 +133,6 @@ export async function listCachedApps(db: Db): Promise<CachedAppRow[]> {
 }
 
 /**
- * Deletes every stored snapshot of app `appId` (all storefronts), so the next audit of it
- * scrapes the store again. Returns how many were deleted.
- */
-export async function deleteAppSnapshots(db: Db, appId: string): Promise<number> {
-  const res = await db.deleteFrom('app_snapshots').where('app_id', '=', appId).executeTakeFirst();
-  return Number(res.numDeletedRows);
-}
-
-/**
  * Deletes audit `id` (its feedback and saved-audit entries go with it by cascade). Returns
  * its id and app name, or undefined when no such audit exists.
  */

@@ -7,7 +7,7 @@ import type {
   TDeleteAuditAnswer,
 } from '@aso/contracts';
 import {
-  deleteAppSnapshots,
+  deleteSnapshotsForApp,
   deleteAudit,
   listAuditHistory,
   listCachedApps,
@@ -54,7 +54,7 @@ export async function cachedApps(db: Db): Promise<TCachedApp[]> {
 
 /** Deletes app `appId`'s snapshots so its next audit scrapes the store again. */
 export async function clearAppCache(db: Db, appId: string): Promise<TClearCacheAnswer> {
-  return { appId, cleared: await deleteAppSnapshots(db, appId) };
+  return { appId, cleared: await deleteSnapshotsForApp(db, appId) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
+import { sql } from 'kysely';
 import { Queue, QueueEvents } from 'bullmq';
 import { pino } from 'pino';
 import { ZMergedData } from '@aso/contracts';
@@ -22,11 +23,16 @@ interface Harness {
   events: QueueEvents;
   maintenanceEvents: QueueEvents;
   /** Adds a merge job and waits for it: its return value, or its failure. */
-  merge(data: TMergeJob): Promise<{ value: unknown; failedReason: string | null; attemptsMade: number }>;
+  merge(
+    data: TMergeJob,
+  ): Promise<{ value: unknown; failedReason: string | null; attemptsMade: number }>;
   close(): Promise<void>;
 }
 
-async function startHarness(databaseUrl: string, redis: { url: string; prefix: string }): Promise<Harness> {
+async function startHarness(
+  databaseUrl: string,
+  redis: { url: string; prefix: string },
+): Promise<Harness> {
   const service = await startCsvMerge(
     parseWorkerEnv({
       DATABASE_URL: databaseUrl,
@@ -42,7 +48,10 @@ async function startHarness(databaseUrl: string, redis: { url: string; prefix: s
   const queue = new Queue(QUEUES.csvMerge, { connection, prefix: redis.prefix });
   const maintenance = new Queue(QUEUES.maintenance, { connection, prefix: redis.prefix });
   const events = new QueueEvents(QUEUES.csvMerge, { connection, prefix: redis.prefix });
-  const maintenanceEvents = new QueueEvents(QUEUES.maintenance, { connection, prefix: redis.prefix });
+  const maintenanceEvents = new QueueEvents(QUEUES.maintenance, {
+    connection,
+    prefix: redis.prefix,
+  });
   await Promise.all([events.waitUntilReady(), maintenanceEvents.waitUntilReady()]);
   return {
     service,
@@ -100,7 +109,10 @@ async function createUser(db: Db, email: string): Promise<string> {
 const habit = SAMPLE_EXPORTS[0];
 
 describe('merge job', () => {
-  it('reads both uploads from PostgreSQL, stores the dataset and returns mergedData', async ({ worker, database }) => {
+  it('reads both uploads from PostgreSQL, stores the dataset and returns mergedData', async ({
+    worker,
+    database,
+  }) => {
     const db = database.db;
     const userId = await createUser(db, 'merge@example.com');
     const conversionUploadId = await insertUpload(db, {
@@ -127,7 +139,11 @@ describe('merge job', () => {
       redownloadsCSV: createReadStream(ascFixture(habit.redownloads)),
     });
     expect(mergedData).toEqual(toMergedData(direct, mergedData.downloadId));
-    expect(mergedData).toMatchObject({ appName: habit.appName, territory: habit.territory, totalRows: habit.days });
+    expect(mergedData).toMatchObject({
+      appName: habit.appName,
+      territory: habit.territory,
+      totalRows: habit.days,
+    });
 
     const row = await db
       .selectFrom('datasets')
@@ -145,7 +161,10 @@ describe('merge job', () => {
       date_start: habit.start,
       date_end: habit.end,
     });
-    expect(row.expires_at.getTime() - row.created_at.getTime()).toBeCloseTo(TTL_DAYS * 86_400_000, -4);
+    expect(row.expires_at.getTime() - row.created_at.getTime()).toBeCloseTo(
+      TTL_DAYS * 86_400_000,
+      -4,
+    );
     const linked = await db
       .selectFrom('uploads')
       .select('id')
@@ -172,10 +191,16 @@ describe('merge job', () => {
     const mergedData = ZMergedData.parse(result.value);
     expect(mergedData).toEqual(toMergedData(direct, mergedData.downloadId));
     expect(mergedData).toMatchObject({ appName: 'Weather Buddy', territory: 'Japan' });
-    expect(mergedData.preview[0]).toMatchObject({ Date: '5/1/25', 'App Store Search First-Time Downloads': 1210 });
+    expect(mergedData.preview[0]).toMatchObject({
+      Date: '5/1/25',
+      'App Store Search First-Time Downloads': 1210,
+    });
   });
 
-  it('fails at once, without retry, with the parser message naming the field', async ({ worker, database }) => {
+  it('fails at once, without retry, with the parser message naming the field', async ({
+    worker,
+    database,
+  }) => {
     const db = database.db;
     const userId = await createUser(db, 'refused@example.com');
     const good = await insertUpload(db, {
@@ -186,17 +211,39 @@ describe('merge job', () => {
       ttlDays: 30,
     });
     const cases: [string, Buffer, RegExp][] = [
-      ['no date column', readFileSync(constructedFixture('constructed-no-date-column.csv')), /^redownloadsCSV: no header row with a Date column/],
-      ['binary', readFileSync(constructedFixture('constructed-binary.csv')), /^redownloadsCSV: the file is binary/],
+      [
+        'no date column',
+        readFileSync(constructedFixture('constructed-no-date-column.csv')),
+        /^redownloadsCSV: no header row with a Date column/,
+      ],
+      [
+        'binary',
+        readFileSync(constructedFixture('constructed-binary.csv')),
+        /^redownloadsCSV: the file is binary/,
+      ],
       ['empty', Buffer.alloc(0), /^redownloadsCSV: the file is empty/],
     ];
     for (const [what, content, message] of cases) {
-      const bad = await insertUpload(db, { userId, field: 'redownloadsCSV', filename: `${what}.csv`, content, ttlDays: 30 });
-      const result = await worker.merge({ userId, conversionUploadId: good, redownloadsUploadId: bad });
+      const bad = await insertUpload(db, {
+        userId,
+        field: 'redownloadsCSV',
+        filename: `${what}.csv`,
+        content,
+        ttlDays: 30,
+      });
+      const result = await worker.merge({
+        userId,
+        conversionUploadId: good,
+        redownloadsUploadId: bad,
+      });
       expect(result.failedReason, what).toMatch(message);
       expect(result.attemptsMade, what).toBe(1);
     }
-    const datasets = await db.selectFrom('datasets').select('id').where('user_id', '=', userId).execute();
+    const datasets = await db
+      .selectFrom('datasets')
+      .select('id')
+      .where('user_id', '=', userId)
+      .execute();
     expect(datasets).toEqual([]);
   });
 
@@ -205,8 +252,20 @@ describe('merge job', () => {
     const owner = await createUser(db, 'upload-owner@example.com');
     const thief = await createUser(db, 'upload-thief@example.com');
     const content = readFileSync(ascFixture(habit.conversion));
-    const owned = await insertUpload(db, { userId: owner, field: 'conversionCSV', filename: 'a.csv', content, ttlDays: 30 });
-    const expired = await insertUpload(db, { userId: owner, field: 'conversionCSV', filename: 'b.csv', content, ttlDays: 0 });
+    const owned = await insertUpload(db, {
+      userId: owner,
+      field: 'conversionCSV',
+      filename: 'a.csv',
+      content,
+      ttlDays: 30,
+    });
+    const expired = await insertUpload(db, {
+      userId: owner,
+      field: 'conversionCSV',
+      filename: 'b.csv',
+      content,
+      ttlDays: 0,
+    });
     const gone = 'conversionCSV: the uploaded file is no longer available; please upload it again';
     for (const data of [
       { userId: thief, conversionUploadId: owned, redownloadsUploadId: null },
@@ -215,17 +274,26 @@ describe('merge job', () => {
       { userId: owner, conversionUploadId: null, redownloadsUploadId: owned },
     ]) {
       const result = await worker.merge(data);
-      const expected = data.redownloadsUploadId ? gone.replace('conversionCSV', 'redownloadsCSV') : gone;
+      const expected = data.redownloadsUploadId
+        ? gone.replace('conversionCSV', 'redownloadsCSV')
+        : gone;
       expect(result.failedReason).toBe(expected);
       expect(result.attemptsMade).toBe(1);
     }
-    const none = await worker.merge({ userId: owner, conversionUploadId: null, redownloadsUploadId: null });
+    const none = await worker.merge({
+      userId: owner,
+      conversionUploadId: null,
+      redownloadsUploadId: null,
+    });
     expect(none.failedReason).toMatch(/names no upload/);
   });
 });
 
 describe('cleanup-expired job', () => {
-  it('is scheduled hourly and deletes expired datasets with their uploads and expired uploads', async ({ worker, database }) => {
+  it('is scheduled hourly and deletes expired datasets with their uploads and expired uploads', async ({
+    worker,
+    database,
+  }) => {
     const db = database.db;
     const schedulers = await worker.maintenance.getJobSchedulers();
     expect(schedulers.map((s) => ({ key: s.key, name: s.name, every: s.every }))).toEqual([
@@ -238,7 +306,13 @@ describe('cleanup-expired job', () => {
       const ids = [];
       for (let i = 0; i < uploads; i++) {
         ids.push(
-          await insertUpload(db, { userId, field: 'conversionCSV', filename: `u${i}.csv`, content: Buffer.from('x'), ttlDays: 30 }),
+          await insertUpload(db, {
+            userId,
+            field: 'conversionCSV',
+            filename: `u${i}.csv`,
+            content: Buffer.from('x'),
+            ttlDays: 30,
+          }),
         );
       }
       return (
@@ -258,15 +332,58 @@ describe('cleanup-expired job', () => {
     const expiredA = await dataset(0, 2);
     const expiredB = await dataset(0, 1);
     const live = await dataset(1, 2);
-    await insertUpload(db, { userId, field: 'redownloadsCSV', filename: 'orphan.csv', content: Buffer.from('x'), ttlDays: 0 });
-    await insertUpload(db, { userId, field: 'redownloadsCSV', filename: 'pending.csv', content: Buffer.from('x'), ttlDays: 1 });
+    await insertUpload(db, {
+      userId,
+      field: 'redownloadsCSV',
+      filename: 'orphan.csv',
+      content: Buffer.from('x'),
+      ttlDays: 0,
+    });
+    await insertUpload(db, {
+      userId,
+      field: 'redownloadsCSV',
+      filename: 'pending.csv',
+      content: Buffer.from('x'),
+      ttlDays: 1,
+    });
 
-    const job = await worker.maintenance.add('cleanup-expired', {}, JOBS['cleanup-expired'].options);
-    expect(await job.waitUntilFinished(worker.maintenanceEvents, 30_000)).toEqual({ datasets: 2, uploads: 4 });
+    // Earlier tests of this file left expired uploads of other users: they go too.
+    const dueUploads = await db
+      .selectFrom('uploads')
+      .select('id')
+      .where('expires_at', '<=', sql<Date>`now()`)
+      .execute();
+    expect(dueUploads.length).toBeGreaterThanOrEqual(1);
 
-    const datasets = await db.selectFrom('datasets').select('id').where('user_id', '=', userId).execute();
+    const job = await worker.maintenance.add(
+      'cleanup-expired',
+      {},
+      JOBS['cleanup-expired'].options,
+    );
+    // 2 expired datasets with 3 uploads (their own expiry is later), plus the uploads past theirs.
+    expect(await job.waitUntilFinished(worker.maintenanceEvents, 30_000)).toEqual({
+      datasets: 2,
+      uploads: 3 + dueUploads.length,
+    });
+    const leftDue = await db
+      .selectFrom('uploads')
+      .select('id')
+      .where('expires_at', '<=', sql<Date>`now()`)
+      .execute();
+    expect(leftDue).toEqual([]);
+
+    const datasets = await db
+      .selectFrom('datasets')
+      .select('id')
+      .where('user_id', '=', userId)
+      .execute();
     expect(datasets.map((d) => d.id)).toEqual([live]);
-    const uploads = await db.selectFrom('uploads').select(['filename', 'dataset_id']).where('user_id', '=', userId).orderBy('filename').execute();
+    const uploads = await db
+      .selectFrom('uploads')
+      .select(['filename', 'dataset_id'])
+      .where('user_id', '=', userId)
+      .orderBy('filename')
+      .execute();
     expect(uploads).toEqual([
       { filename: 'pending.csv', dataset_id: null },
       { filename: 'u0.csv', dataset_id: live },
@@ -288,7 +405,15 @@ describe('cleanup-expired job', () => {
         processedCsv: '',
         dateSpan: null,
         ttlDays: 0,
-        uploadIds: [await insertUpload(db, { userId, field: 'conversionCSV', filename: 'x.csv', content: Buffer.from('x'), ttlDays: 0 })],
+        uploadIds: [
+          await insertUpload(db, {
+            userId,
+            field: 'conversionCSV',
+            filename: 'x.csv',
+            content: Buffer.from('x'),
+            ttlDays: 0,
+          }),
+        ],
       });
     }
     expect(await deleteExpiredAnalytics(db, 2)).toEqual({ datasets: 5, uploads: 5 });

@@ -1,3 +1,155 @@
+import fastifyMultipart from '@fastify/multipart';
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZChartData,
+  ZCreateDashboardBody,
+  ZDashboard,
+  ZDashboardList,
+  ZKpiReport,
+  ZReportQuery,
+  ZUploadResult,
+} from '@aso/contracts';
+import { currentUser } from '../plugins/auth.plugin';
+import {
+  attachmentHeader,
+  chartData,
+  createDashboard,
+  dashboards,
+  kpiReport,
+  mergedCsv,
+  removeDashboard,
+} from '../services/analytics.service';
+import { MergeWaiter, mergeUploads } from '../services/upload-merge.service';
+import { receiveUploads, UPLOAD_MULTIPART_LIMITS } from '../services/upload.service';
 
-export const analyticsRoutes: FastifyPluginAsyncZod = async () => {};
+const ZDownloadParams = z.object({ downloadId: z.string().min(1).max(64) });
+const ZIdParams = z.object({ id: z.string().min(1).max(64) });
+
+/**
+ * Analytics routes (spec section 7; DESIGN section 3; issue 6 points 1, 4, 6, 7), under
+ * `/api`, all for signed-in users and their own objects only (someone else's answers 404):
+ * - `POST /uploads` (multipart `conversionCSV` and/or `redownloadsCSV`, rate-limited per
+ *   user): stores the files, runs the csv-merge `merge` job and answers `{ mergedData }`;
+ * - `GET /chart-data/{downloadId}`: the merged rows;
+ * - `GET /download-merged/{downloadId}`: the processed CSV as an attachment;
+ * - `GET /reports/{downloadId}?start&end`: the KPI report of @aso/analytics;
+ * - `POST|GET /dashboards`, `DELETE /dashboards/{id}`: saved dashboards.
+ * An unknown, expired or foreign dataset answers 404 (the client's "dashboard data expired").
+ * @fastify/multipart is registered in this plugin only, with the upload limits.
+ */
+export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(fastifyMultipart, {
+    limits: UPLOAD_MULTIPART_LIMITS,
+    // Truncation is checked per file so the answer is the spec's message (see upload.service).
+    throwFileSizeLimit: false,
+  });
+
+  const waiter = new MergeWaiter({
+    redisUrl: app.config.REDIS_URL,
+    prefix: app.config.QUEUE_PREFIX,
+    redis: app.redis,
+    log: app.log,
+  });
+  app.addHook('onClose', async () => waiter.close());
+
+  const uploadLimit = app.perUserRateLimit('uploads', app.config.UPLOAD_RATE_LIMIT_PER_MIN);
+
+  app.post(
+    '/uploads',
+    { preHandler: [app.requireUser, uploadLimit], schema: { response: { 200: ZUploadResult } } },
+    async (req, reply) => {
+      const { userId } = currentUser(req);
+      let uploads;
+      try {
+        uploads = await receiveUploads(req, {
+          db: app.db,
+          userId,
+          ttlDays: app.config.DATASET_TTL_DAYS,
+        });
+      } catch (err) {
+        // A refusal can come before the body is read to its end: discard the rest and close
+        // the connection after the answer, so it is neither stalled nor reused mid-body.
+        req.raw.unpipe();
+        req.raw.resume();
+        void reply.header('connection', 'close');
+        throw err;
+      }
+      req.log.info({ uploads: uploads.ids, bytes: uploads.sizes }, 'uploads stored; merging');
+      const mergedData = await mergeUploads(
+        {
+          db: app.db,
+          producers: app.producers,
+          waiter,
+          log: req.log,
+          waitMs: app.config.UPLOAD_WAIT_MS,
+        },
+        userId,
+        uploads,
+      );
+      return { mergedData };
+    },
+  );
+
+  app.get(
+    '/chart-data/:downloadId',
+    {
+      preHandler: app.requireUser,
+      schema: { params: ZDownloadParams, response: { 200: ZChartData } },
+    },
+    async (req) => chartData(app.db, currentUser(req).userId, req.params.downloadId),
+  );
+
+  app.get(
+    '/download-merged/:downloadId',
+    {
+      preHandler: app.requireUser,
+      schema: { params: ZDownloadParams, response: { 200: z.string() } },
+    },
+    async (req, reply) => {
+      const { csv, fileName } = await mergedCsv(
+        app.db,
+        currentUser(req).userId,
+        req.params.downloadId,
+      );
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', attachmentHeader(fileName))
+        .header('cache-control', 'private, no-store')
+        .send(csv);
+    },
+  );
+
+  app.get(
+    '/reports/:downloadId',
+    {
+      preHandler: app.requireUser,
+      schema: { params: ZDownloadParams, querystring: ZReportQuery, response: { 200: ZKpiReport } },
+    },
+    async (req) => kpiReport(app.db, currentUser(req).userId, req.params.downloadId, req.query),
+  );
+
+  app.post(
+    '/dashboards',
+    {
+      preHandler: app.requireUser,
+      schema: { body: ZCreateDashboardBody, response: { 200: ZDashboard } },
+    },
+    async (req) => createDashboard(app.db, currentUser(req).userId, req.body),
+  );
+
+  app.get(
+    '/dashboards',
+    { preHandler: app.requireUser, schema: { response: { 200: ZDashboardList } } },
+    async (req) => dashboards(app.db, currentUser(req).userId),
+  );
+
+  app.delete(
+    '/dashboards/:id',
+    { preHandler: app.requireUser, schema: { params: ZIdParams } },
+    async (req, reply) => {
+      await removeDashboard(app.db, currentUser(req).userId, req.params.id);
+      return reply.code(204).send();
+    },
+  );
+};

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SECTION_KEYS, ZStructuredAnalysis } from '@aso/contracts';
-import { analyzeListing, buildRecommendations, overallScore, SECTION_WEIGHTS } from './audit.analyzer';
+import {
+  analyzeListing,
+  buildRecommendations,
+  competitorScreenshotAnalysis,
+  overallScore,
+  SECTION_WEIGHTS,
+} from './audit.analyzer';
+import { videoSection } from './media.rules';
 import { constructedListing, shots } from './test-listing.helpers';
 
 const main = constructedListing({
@@ -18,7 +25,14 @@ const rival = constructedListing({
   rating: '4.7',
   reviewCount: '90000',
   screenshots: { iphone: { deviceType: 'iphone_d74', screenshots: shots(10) } },
-  previews: [{ device: 'iphone', deviceType: 'iphone_d74', videoUrl: 'https://example.invalid/v.m3u8', posterUrl: null }],
+  previews: [
+    {
+      device: 'iphone',
+      deviceType: 'iphone_d74',
+      videoUrl: 'https://example.invalid/v.m3u8',
+      posterUrl: null,
+    },
+  ],
   previewVideoUrl: 'https://example.invalid/v.m3u8',
 });
 
@@ -34,7 +48,8 @@ describe('analyzeListing (constructed listings)', () => {
   });
   it('overall score is the weighted mean of the sections', () => {
     const expected = Math.round(
-      SECTION_KEYS.reduce((s, k) => s + a.structuredAnalysis[k].score * SECTION_WEIGHTS[k], 0) / 100,
+      SECTION_KEYS.reduce((s, k) => s + a.structuredAnalysis[k].score * SECTION_WEIGHTS[k], 0) /
+        100,
     );
     expect(a.overallScore).toBe(expected);
     expect(overallScore(a.structuredAnalysis)).toBe(expected);
@@ -46,17 +61,59 @@ describe('analyzeListing (constructed listings)', () => {
       expect(r.expectedEffect.length).toBeGreaterThan(10);
       expect(SECTION_KEYS).toContain(r.section);
     });
-    const gains = a.recommendations.map((r) => SECTION_WEIGHTS[r.section] * (100 - a.structuredAnalysis[r.section].score));
+    const gains = a.recommendations.map(
+      (r) => SECTION_WEIGHTS[r.section] * (100 - a.structuredAnalysis[r.section].score),
+    );
     expect([...gains].sort((x, y) => y - x)).toEqual(gains);
     expect(buildRecommendations(a.structuredAnalysis, 2)).toHaveLength(2);
   });
   it('compares with competitors: rating gap, screenshots and video', () => {
     expect(a.structuredAnalysis.rating.analysis).toContain('Rival Music 4.7 (-0.41)');
     expect(a.structuredAnalysis.screenshots.analysis).toContain('Rival Music (10)');
-    expect(a.structuredAnalysis.video.analysis).toContain('Competitors with a preview video: Rival Music');
+    expect(a.structuredAnalysis.video.analysis).toContain(
+      'Competitors with a preview video: Rival Music',
+    );
     expect(a.competitorScreenshotAnalyses).toHaveLength(1);
-    expect(a.competitorScreenshotAnalyses[0]).toMatch(/^Rival Music shows 10 iPhone screenshots, portrait \(7 more than Tune Box: Music Player\)/);
-    expect(a.competitorScreenshotAnalyses[0]).toMatch(/To improve: add 7 screenshots to match Rival Music; add a preview video/);
-    expect(a.facts.competitors[0]).toMatchObject({ sharedWords: ['music', 'playlist'], iphoneScreenshots: 10, hasVideo: true });
+    expect(a.competitorScreenshotAnalyses[0]).toMatch(
+      /^Rival Music shows 10 iPhone screenshots, portrait \(7 more than Tune Box: Music Player\)/,
+    );
+    expect(a.competitorScreenshotAnalyses[0]).toMatch(
+      /To improve: add 7 screenshots to match Rival Music; add a preview video/,
+    );
+    expect(a.facts.competitors[0]).toMatchObject({
+      sharedWords: ['music', 'playlist'],
+      iphoneScreenshots: 10,
+      hasVideo: true,
+    });
+  });
+});
+
+describe('fields no source could read (lookup API only, no product page)', () => {
+  const lookupOnly = constructedListing({
+    appId: '20',
+    appName: 'Rivian',
+    subtitle: null,
+    unknownFields: ['subtitle', 'categoryRank', 'previews', 'inAppEvents'],
+    categoryRank: 'N/A',
+    screenshots: { iphone: { deviceType: 'lookup:iphone', screenshots: shots(7, 392, 696) } },
+  });
+  it('are not judged as missing: low confidence and a neutral score', () => {
+    const a = analyzeListing({ main: lookupOnly, competitors: [rival], keywords: '' });
+    for (const key of ['subtitle', 'video', 'inAppEvents', 'category'] as const) {
+      expect([key, a.structuredAnalysis[key].confidence, a.structuredAnalysis[key].score]).toEqual([
+        key,
+        'low',
+        50,
+      ]);
+    }
+    expect(a.structuredAnalysis.subtitle.analysis).toMatch(/could not be read/);
+    expect(a.facts.previewVideos).toBe(0);
+  });
+  it("a competitor's unknown video is said so, not counted as missing", () => {
+    const text = competitorScreenshotAnalysis(lookupOnly, main);
+    expect(text).toContain('its preview video could not be read');
+    expect(
+      videoSection(main, [{ appName: 'Rivian', iphoneCount: 7, hasVideo: null }]).analysis,
+    ).toBe('The listing has no app preview video.');
   });
 });

@@ -8,8 +8,24 @@ import {
 import { categorySection } from './category.rules';
 import { inAppEventsSection } from './in-app-events.rules';
 import { FIRST_SCREENSHOTS } from './limits.constants';
-import { checkScreenshots, iconSection, screenshotsSection, videoSection, type TCompetitorMedia } from './media.rules';
-import { checkKeywordField, checkSubtitle, checkTitle, keywordCoverage, keywordsSection, sharedMetadataWords, subtitleSection, titleSection } from './metadata.rules';
+import {
+  checkScreenshots,
+  hasPreviewVideo,
+  iconSection,
+  screenshotsSection,
+  videoSection,
+  type TCompetitorMedia,
+} from './media.rules';
+import {
+  checkKeywordField,
+  checkSubtitle,
+  checkTitle,
+  keywordCoverage,
+  keywordsSection,
+  sharedMetadataWords,
+  subtitleSection,
+  titleSection,
+} from './metadata.rules';
 import { parseCount, parseRating, ratingSection } from './rating.rules';
 import { clampScore, plural } from './text.rules';
 
@@ -100,23 +116,39 @@ export function competitorScreenshotAnalysis(competitor: TAppListing, main: TApp
   const c = checkScreenshots(competitor);
   const m = checkScreenshots(main);
   const orientation =
-    c.portrait + c.landscape === 0 ? '' : c.landscape === 0 ? ', portrait' : c.portrait === 0 ? ', landscape' : ', mixed orientation';
-  const video = competitor.previews.length > 0 || competitor.previewVideoUrl ? 'has a preview video' : 'has no preview video';
+    c.portrait + c.landscape === 0
+      ? ''
+      : c.landscape === 0
+        ? ', portrait'
+        : c.portrait === 0
+          ? ', landscape'
+          : ', mixed orientation';
+  const theirVideo = hasPreviewVideo(competitor);
+  const video =
+    theirVideo === null
+      ? 'its preview video could not be read'
+      : theirVideo
+        ? 'has a preview video'
+        : 'has no preview video';
   const diff = c.iphoneCount - m.iphoneCount;
   const compare =
-    diff === 0 ? `the same number as ${main.appName}` : `${Math.abs(diff)} ${diff > 0 ? 'more' : 'fewer'} than ${main.appName}`;
+    diff === 0
+      ? `the same number as ${main.appName}`
+      : `${Math.abs(diff)} ${diff > 0 ? 'more' : 'fewer'} than ${main.appName}`;
   const lines = [
-    `${competitor.appName} shows ${plural(c.iphoneCount, 'iPhone screenshot')}${orientation} (${compare}) and ${plural(c.ipadCount, 'iPad screenshot')}; it ${video}.`,
+    `${competitor.appName} shows ${plural(c.iphoneCount, 'iPhone screenshot')}${orientation} (${compare}) and ${plural(c.ipadCount, 'iPad screenshot')}; ${theirVideo === null ? video : `it ${video}`}.`,
     c.firstThreeFilled
       ? `Its first ${FIRST_SCREENSHOTS} screenshots are filled, so search results show a full row.`
       : `Its first ${FIRST_SCREENSHOTS} slots are not all filled.`,
   ];
   const toImprove: string[] = [];
   if (diff > 0) toImprove.push(`add ${plural(diff, 'screenshot')} to match ${competitor.appName}`);
-  if ((competitor.previews.length > 0 || competitor.previewVideoUrl) && main.previews.length === 0 && !main.previewVideoUrl)
+  if (theirVideo === true && hasPreviewVideo(main) === false)
     toImprove.push('add a preview video as this competitor has');
   if (c.hasIpadSet && !m.hasIpadSet) toImprove.push('add an iPad set');
-  lines.push(`To improve: ${toImprove.length > 0 ? toImprove.join('; ') : 'keep the first three screenshots clearer than this competitor\'s'}.`);
+  lines.push(
+    `To improve: ${toImprove.length > 0 ? toImprove.join('; ') : "keep the first three screenshots clearer than this competitor's"}.`,
+  );
   return lines.join(' ');
 }
 
@@ -152,7 +184,8 @@ export interface TListingFacts {
     rating: number | null;
     reviewCount: number | null;
     iphoneScreenshots: number;
-    hasVideo: boolean;
+    /** null when no source could tell. */
+    hasVideo: boolean | null;
     sharedWords: string[];
   }>;
 }
@@ -191,7 +224,7 @@ export function listingFacts(input: TAnalyzeListingInput): TListingFacts {
       rating: parseRating(c.rating),
       reviewCount: parseCount(c.reviewCount),
       iphoneScreenshots: checkScreenshots(c).iphoneCount,
-      hasVideo: c.previews.length > 0 || c.previewVideoUrl !== null,
+      hasVideo: hasPreviewVideo(c),
       sharedWords: shared[i]?.shared ?? [],
     })),
   };
@@ -210,23 +243,33 @@ export function analyzeListing(input: TAnalyzeListingInput): TListingAnalysis {
   const media: TCompetitorMedia[] = competitors.map((c) => ({
     appName: c.appName,
     iphoneCount: checkScreenshots(c).iphoneCount,
-    hasVideo: c.previews.length > 0 || c.previewVideoUrl !== null,
+    hasVideo: hasPreviewVideo(c),
   }));
   const structuredAnalysis: TStructuredAnalysis = {
     title: titleSection(main.appName, main.subtitle, keywords, competitors),
-    subtitle: subtitleSection(main.appName, main.subtitle, keywords),
+    subtitle: subtitleSection(
+      main.appName,
+      main.subtitle,
+      keywords,
+      main.unknownFields.includes('subtitle'),
+    ),
     keywords: keywordsSection(keywords, main.appName, main.subtitle),
     icon: iconSection(main),
     video: videoSection(main, media),
     screenshots: screenshotsSection(main, media),
     rating: ratingSection(
       main,
-      competitors.map((c) => ({ appName: c.appName, rating: parseRating(c.rating), reviewCount: parseCount(c.reviewCount) })),
+      competitors.map((c) => ({
+        appName: c.appName,
+        rating: parseRating(c.rating),
+        reviewCount: parseCount(c.reviewCount),
+      })),
     ),
     category: categorySection(main, competitors),
     inAppEvents: inAppEventsSection(
       main.inAppEvents,
       competitors.filter((c) => c.inAppEvents.length > 0).map((c) => c.appName),
+      main.unknownFields.includes('inAppEvents'),
     ),
   };
   return {

@@ -25,20 +25,33 @@ export function categorySection(
   const category = listing.category || 'unknown';
   const other = competitors.filter((c) => c.category && c.category !== listing.category);
   const otherText =
-    other.length > 0 ? ` Competitors in other categories: ${other.map((c) => `${c.appName} (${c.category})`).join(', ')}.` : '';
+    other.length > 0
+      ? ` Competitors in other categories: ${other.map((c) => `${c.appName} (${c.category})`).join(', ')}.`
+      : '';
   if (listing.categoryRank === 'N/A' && !listing.chartPosition) {
     return {
       analysis: `Category: ${category}. The chart position could not be read (low confidence).${otherText}`,
-      improvements: ['Check the category is the one where the app\'s audience browses, and where it can chart.'],
+      improvements: [
+        "Check the category is the one where the app's audience browses, and where it can chart.",
+      ],
       score: 50,
       confidence: 'low',
     };
   }
   const pos = listing.chartPosition?.position ?? null;
   const improvements: string[] = [];
-  if (pos === null) improvements.push('The app does not chart in its category: consider whether a less crowded category fits it.');
-  else if (pos > 10) improvements.push('Climbing the category chart raises browse traffic: time updates and events to lift downloads.');
-  const rankText = pos === null ? 'It is not ranked in the category chart.' : `It ranks ${listing.categoryRank}${listing.chartPosition?.chart ? ` (${listing.chartPosition.chart})` : ''}.`;
+  if (pos === null)
+    improvements.push(
+      'The app does not chart in its category: consider whether a less crowded category fits it.',
+    );
+  else if (pos > 10)
+    improvements.push(
+      'Climbing the category chart raises browse traffic: time updates and events to lift downloads.',
+    );
+  const rankText =
+    pos === null
+      ? 'It is not ranked in the category chart.'
+      : `It ranks ${listing.categoryRank}${listing.chartPosition?.chart ? ` (${listing.chartPosition.chart})` : ''}.`;
   return {
     analysis: `Category: ${category}. ${rankText}${otherText}`,
     improvements,

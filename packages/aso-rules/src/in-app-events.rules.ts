@@ -40,13 +40,32 @@ const FIELD_LABEL: Record<TInAppEventViolation['field'], string> = {
 /**
  * In-app events section. None: score 40 (events are indexed and shown in search and on the
  * Today tab, a missed chance). With events: 100 minus 15 per text over Apple's limits.
- * `competitorsWithEvents` names competitors that run events.
+ * `competitorsWithEvents` names competitors that run events. When no source could read the
+ * events (`unknown`: no product page), score 50 with confidence 'low'.
  */
 export function inAppEventsSection(
-  events: ReadonlyArray<Pick<TListingInAppEvent, 'eventName' | 'eventSubtitle' | 'eventDescription' | 'eventBadge'>>,
+  events: ReadonlyArray<
+    Pick<TListingInAppEvent, 'eventName' | 'eventSubtitle' | 'eventDescription' | 'eventBadge'>
+  >,
   competitorsWithEvents: readonly string[],
+  unknown = false,
 ): TSectionAnalysis {
-  const others = competitorsWithEvents.length > 0 ? ` Competitors running events: ${competitorsWithEvents.join(', ')}.` : '';
+  const others =
+    competitorsWithEvents.length > 0
+      ? ` Competitors running events: ${competitorsWithEvents.join(', ')}.`
+      : '';
+  if (events.length === 0 && unknown) {
+    return {
+      analysis: `The in-app events could not be read (no product page was available; low confidence).${others}`,
+      improvements: [
+        `If none are running, publish in-app events (up to ${MAX_PUBLISHED_IN_APP_EVENTS} at a time): they appear in search results and on the Today tab.`,
+      ],
+      score: 50,
+      confidence: 'low',
+      used: 0,
+      limit: MAX_PUBLISHED_IN_APP_EVENTS,
+    };
+  }
   if (events.length === 0) {
     return {
       analysis: `No in-app events are shown on the product page.${others}`,
@@ -70,8 +89,12 @@ export function inAppEventsSection(
     );
   } else {
     for (const v of violations) {
-      parts.push(`"${v.eventName}": ${FIELD_LABEL[v.field]} has ${v.used} characters (limit ${v.limit}).`);
-      improvements.push(`Shorten the ${FIELD_LABEL[v.field]} of "${v.eventName}" to ${v.limit} characters.`);
+      parts.push(
+        `"${v.eventName}": ${FIELD_LABEL[v.field]} has ${v.used} characters (limit ${v.limit}).`,
+      );
+      improvements.push(
+        `Shorten the ${FIELD_LABEL[v.field]} of "${v.eventName}" to ${v.limit} characters.`,
+      );
     }
   }
   improvements.push('Keep a steady calendar of events so one is always live.');

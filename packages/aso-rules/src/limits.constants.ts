@@ -46,7 +46,11 @@ export const HEALTHY_RATING = 4.3;
  * 120. Source: App Store Connect Help, Offer in-app events, Configure event details
  * (https://developer.apple.com/help/app-store-connect/offer-in-app-events/configure-event-details).
  */
-export const IN_APP_EVENT_LIMITS = { name: 30, shortDescription: 50, longDescription: 120 } as const;
+export const IN_APP_EVENT_LIMITS = {
+  name: 30,
+  shortDescription: 50,
+  longDescription: 120,
+} as const;
 
 /**
  * In-app events published on the App Store at once per app (and 10 approved). Source: the

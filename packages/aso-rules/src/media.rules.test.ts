@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkScreenshots, orientationOf, screenshotCountScore, screenshotsSection, videoSection } from './media.rules';
+import {
+  checkScreenshots,
+  orientationOf,
+  screenshotCountScore,
+  screenshotsSection,
+  videoSection,
+} from './media.rules';
 import { constructedListing, shots } from './test-listing.helpers';
 
 describe('screenshots: 10 slots, first 3', () => {
@@ -9,11 +15,18 @@ describe('screenshots: 10 slots, first 3', () => {
     [3, 60, true, 7],
     [9, 80, true, 1],
     [10, 100, true, 0],
-  ])('%i screenshots -> score %i, first three %s, %i empty slots', (n, score, firstThree, empty) => {
-    expect(screenshotCountScore(n)).toBe(score);
-    const c = checkScreenshots(constructedListing({ screenshots: { iphone: { deviceType: 'iphone_d74', screenshots: shots(n) } } }));
-    expect(c).toMatchObject({ iphoneCount: n, firstThreeFilled: firstThree, emptySlots: empty });
-  });
+  ])(
+    '%i screenshots -> score %i, first three %s, %i empty slots',
+    (n, score, firstThree, empty) => {
+      expect(screenshotCountScore(n)).toBe(score);
+      const c = checkScreenshots(
+        constructedListing({
+          screenshots: { iphone: { deviceType: 'iphone_d74', screenshots: shots(n) } },
+        }),
+      );
+      expect(c).toMatchObject({ iphoneCount: n, firstThreeFilled: firstThree, emptySlots: empty });
+    },
+  );
   it('orientation from pixel sizes', () => {
     expect(orientationOf({ width: 1290, height: 2796 })).toBe('portrait');
     expect(orientationOf({ width: 2796, height: 1290 })).toBe('landscape');
@@ -21,7 +34,9 @@ describe('screenshots: 10 slots, first 3', () => {
   });
   it('section: iPhone and iPad sets, mixed orientation and competitor gaps', () => {
     const listing = constructedListing({
-      screenshots: { iphone: { deviceType: 'iphone_6_5', screenshots: [...shots(4), ...shots(2, 2688, 1242)] } },
+      screenshots: {
+        iphone: { deviceType: 'iphone_6_5', screenshots: [...shots(4), ...shots(2, 2688, 1242)] },
+      },
     });
     const s = screenshotsSection(listing, [{ appName: 'Rival', iphoneCount: 10, hasVideo: false }]);
     // 6 -> 80, no iPad set -10, mixed -5
@@ -43,11 +58,22 @@ describe('screenshots: 10 slots, first 3', () => {
 describe('preview video', () => {
   it('present -> 100, absent -> 40, absent and no competitor has one -> 70', () => {
     const withVideo = constructedListing({
-      previews: [{ device: 'iphone', deviceType: 'iphone_6_5', videoUrl: 'https://example.invalid/v.m3u8', posterUrl: null }],
+      previews: [
+        {
+          device: 'iphone',
+          deviceType: 'iphone_6_5',
+          videoUrl: 'https://example.invalid/v.m3u8',
+          posterUrl: null,
+        },
+      ],
       previewVideoUrl: 'https://example.invalid/v.m3u8',
     });
     expect(videoSection(withVideo, []).score).toBe(100);
-    expect(videoSection(constructedListing(), [{ appName: 'A', iphoneCount: 0, hasVideo: true }])).toMatchObject({ score: 40 });
-    expect(videoSection(constructedListing(), [{ appName: 'A', iphoneCount: 0, hasVideo: false }]).score).toBe(70);
+    expect(
+      videoSection(constructedListing(), [{ appName: 'A', iphoneCount: 0, hasVideo: true }]),
+    ).toMatchObject({ score: 40 });
+    expect(
+      videoSection(constructedListing(), [{ appName: 'A', iphoneCount: 0, hasVideo: false }]).score,
+    ).toBe(70);
   });
 });

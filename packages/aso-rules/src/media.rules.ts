@@ -72,7 +72,16 @@ export function screenshotCountScore(count: number): number {
 export interface TCompetitorMedia {
   appName: string;
   iphoneCount: number;
-  hasVideo: boolean;
+  /** null when no source could tell (lookup API only: it does not list previews). */
+  hasVideo: boolean | null;
+}
+
+/** Whether a listing has a preview video: null when no source could tell. */
+export function hasPreviewVideo(
+  listing: Pick<TAppListing, 'previews' | 'previewVideoUrl' | 'unknownFields'>,
+): boolean | null {
+  if (listing.previews.length > 0 || listing.previewVideoUrl) return true;
+  return listing.unknownFields.includes('previews') ? null : false;
 }
 
 /**
@@ -95,15 +104,24 @@ export function screenshotsSection(
       `, ${plural(c.ipadCount, 'iPad screenshot')}.`,
   );
   if (c.iphoneCount === 0) {
-    improvements.push(`Upload iPhone screenshots: at least ${FIRST_SCREENSHOTS}, ideally all ${SCREENSHOT_SLOTS} slots.`);
+    improvements.push(
+      `Upload iPhone screenshots: at least ${FIRST_SCREENSHOTS}, ideally all ${SCREENSHOT_SLOTS} slots.`,
+    );
   } else if (!c.firstThreeFilled) {
-    parts.push(`The first ${FIRST_SCREENSHOTS} slots, the ones shown in search results, are not all filled.`);
-    improvements.push(`Fill at least the first ${FIRST_SCREENSHOTS} slots: they are what search results show.`);
+    parts.push(
+      `The first ${FIRST_SCREENSHOTS} slots, the ones shown in search results, are not all filled.`,
+    );
+    improvements.push(
+      `Fill at least the first ${FIRST_SCREENSHOTS} slots: they are what search results show.`,
+    );
   } else {
     parts.push(`The first ${FIRST_SCREENSHOTS}, shown in search results, are filled.`);
-    if (c.emptySlots > 0) improvements.push(`Use the ${plural(c.emptySlots, 'empty slot')} to show more features.`);
+    if (c.emptySlots > 0)
+      improvements.push(`Use the ${plural(c.emptySlots, 'empty slot')} to show more features.`);
   }
-  improvements.push(`Make the first ${FIRST_SCREENSHOTS} screenshots state the main benefit in large, readable captions.`);
+  improvements.push(
+    `Make the first ${FIRST_SCREENSHOTS} screenshots state the main benefit in large, readable captions.`,
+  );
   if (c.hasIphoneSet && !c.hasIpadSet) {
     score -= 10;
     parts.push('There is no iPad set.');
@@ -125,7 +143,9 @@ export function screenshotsSection(
   }
   const more = competitors.filter((x) => x.iphoneCount > c.iphoneCount);
   if (more.length > 0) {
-    parts.push(`Competitors with more screenshots: ${more.map((x) => `${x.appName} (${x.iphoneCount})`).join(', ')}.`);
+    parts.push(
+      `Competitors with more screenshots: ${more.map((x) => `${x.appName} (${x.iphoneCount})`).join(', ')}.`,
+    );
   } else if (competitors.length > 0) {
     parts.push('No competitor shows more screenshots.');
   }
@@ -142,19 +162,22 @@ export function screenshotsSection(
 /**
  * Preview video section (App Store Connect Help, App preview specifications: up to 3 previews
  * of 15-30 s). Score 100 with a preview, 40 without (70 when no competitor has one either:
- * the gap costs less); competitors with a preview named.
+ * the gap costs less); competitors with a preview named. When no source could tell whether
+ * there is one (lookup API only), score 50 with confidence 'low'.
  */
 export function videoSection(
-  listing: Pick<TAppListing, 'previews' | 'previewVideoUrl'>,
+  listing: Pick<TAppListing, 'previews' | 'previewVideoUrl' | 'unknownFields'>,
   competitors: readonly TCompetitorMedia[],
 ): TSectionAnalysis {
   const count = listing.previews.length;
-  const withVideo = competitors.filter((c) => c.hasVideo);
+  const withVideo = competitors.filter((c) => c.hasVideo === true);
   const gap =
     competitors.length === 0
       ? ''
       : withVideo.length === 0
-        ? ' No competitor has one either.'
+        ? competitors.every((c) => c.hasVideo === false)
+          ? ' No competitor has one either.'
+          : ''
         : ` Competitors with a preview video: ${listText(withVideo.map((c) => c.appName))}.`;
   if (count > 0 || listing.previewVideoUrl) {
     const n = Math.max(count, 1);
@@ -170,10 +193,24 @@ export function videoSection(
       limit: MAX_APP_PREVIEWS,
     };
   }
+  if (hasPreviewVideo(listing) === null) {
+    return {
+      analysis: `Whether the listing has an app preview video could not be read (no product page was available; low confidence).${gap}`,
+      improvements: [
+        'If the app has no preview yet, add a 15-30 second one that shows the app in use in its first seconds.',
+      ],
+      score: 50,
+      confidence: 'low',
+      used: 0,
+      limit: MAX_APP_PREVIEWS,
+    };
+  }
   return {
     analysis: `The listing has no app preview video.${gap}`,
-    improvements: ['Add a 15-30 second app preview that shows the app in use in its first seconds.'],
-    score: competitors.length > 0 && withVideo.length === 0 ? 70 : 40,
+    improvements: [
+      'Add a 15-30 second app preview that shows the app in use in its first seconds.',
+    ],
+    score: competitors.length > 0 && competitors.every((c) => c.hasVideo === false) ? 70 : 40,
     confidence: 'high',
     used: 0,
     limit: MAX_APP_PREVIEWS,
@@ -195,7 +232,7 @@ export function iconSection(listing: Pick<TAppListing, 'iconUrl'>): TSectionAnal
   }
   return {
     analysis:
-      'The icon is present. Its design is not judged by the offline rules (low confidence): compare it with the competitors\' icons at small size.',
+      "The icon is present. Its design is not judged by the offline rules (low confidence): compare it with the competitors' icons at small size.",
     improvements: [
       'Test a simpler icon with one recognisable symbol and strong contrast; it is the first thing shown in search results.',
     ],

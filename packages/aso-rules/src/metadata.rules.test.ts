@@ -33,7 +33,11 @@ describe('title and subtitle: 30 characters', () => {
     expect(over.score).toBe(20);
     expect(over.improvements[0]).toMatch(/at most 30 characters/);
     expect(titleSection('Short', null, '', []).score).toBe(50);
-    expect(titleSection('Spotify: Music and Podcasts', null, '', [])).toMatchObject({ used: 27, limit: 30, score: 100 });
+    expect(titleSection('Spotify: Music and Podcasts', null, '', [])).toMatchObject({
+      used: 27,
+      limit: 30,
+      score: 100,
+    });
   });
   it('title loses 15 when none of the user keywords is in it', () => {
     expect(titleSection(t30, null, 'music,radio', []).score).toBe(85);
@@ -56,22 +60,42 @@ describe('title and subtitle: 30 characters', () => {
 
 describe('keyword field: 100 bytes', () => {
   it('100 ASCII bytes fit, 101 do not', () => {
-    expect(checkKeywordField('a'.repeat(100), '', null)).toMatchObject({ bytes: 100, withinLimit: true });
-    expect(checkKeywordField('a'.repeat(101), '', null)).toMatchObject({ bytes: 101, withinLimit: false });
+    expect(checkKeywordField('a'.repeat(100), '', null)).toMatchObject({
+      bytes: 100,
+      withinLimit: true,
+    });
+    expect(checkKeywordField('a'.repeat(101), '', null)).toMatchObject({
+      bytes: 101,
+      withinLimit: false,
+    });
   });
   it('multi-byte text: 50 x "é" is 100 bytes (fits), 34 x "音" is 102 bytes (does not) though only 34 characters', () => {
-    expect(checkKeywordField('é'.repeat(50), '', null)).toMatchObject({ bytes: 100, withinLimit: true });
+    expect(checkKeywordField('é'.repeat(50), '', null)).toMatchObject({
+      bytes: 100,
+      withinLimit: true,
+    });
     const cjk = checkKeywordField('音'.repeat(34), '', null);
     expect(cjk).toMatchObject({ bytes: 102, withinLimit: false });
     expect(keywordsSection('音'.repeat(34), '', null).improvements[0]).toMatch(/100 bytes/);
   });
   it('flags spaces around commas and space separation', () => {
-    expect(checkKeywordField('radio, podcast', '', null)).toMatchObject({ separator: 'comma', spacesAroundCommas: true });
-    expect(checkKeywordField('radio,podcast', '', null)).toMatchObject({ separator: 'comma', spacesAroundCommas: false, wastedBytes: 0 });
+    expect(checkKeywordField('radio, podcast', '', null)).toMatchObject({
+      separator: 'comma',
+      spacesAroundCommas: true,
+    });
+    expect(checkKeywordField('radio,podcast', '', null)).toMatchObject({
+      separator: 'comma',
+      spacesAroundCommas: false,
+      wastedBytes: 0,
+    });
     expect(checkKeywordField('radio podcast', '', null).separator).toBe('space');
   });
   it('finds words repeated from title/subtitle, duplicates and plural duplicates', () => {
-    const c = checkKeywordField('music,radio,radio,playlist,playlists,songs', 'Spotify: Music', 'Songs & more');
+    const c = checkKeywordField(
+      'music,radio,radio,playlist,playlists,songs',
+      'Spotify: Music',
+      'Songs & more',
+    );
     expect(c.repeatedFromTitleOrSubtitle).toEqual(['music', 'songs']);
     expect(c.duplicates).toEqual(['radio']);
     expect(c.pluralDuplicates).toEqual([['playlist', 'playlists']]);
@@ -85,7 +109,8 @@ describe('keyword field: 100 bytes', () => {
     expect(checkKeywordField(undefined, 'x', null).entered).toBe(false);
   });
   it('a clean, full field scores 100 with medium confidence', () => {
-    const text = 'radio,podcast,audiobook,stream,offline,playlist,album,artist,lyrics,concert,hits,charts,dj,mix';
+    const text =
+      'radio,podcast,audiobook,stream,offline,playlist,album,artist,lyrics,concert,hits,charts,dj,mix';
     expect(text.length).toBeGreaterThanOrEqual(80);
     const s = keywordsSection(text, 'Spotify', null);
     expect(s).toMatchObject({ score: 100, confidence: 'medium', used: text.length, limit: 100 });
@@ -94,7 +119,11 @@ describe('keyword field: 100 bytes', () => {
 
 describe('keyword coverage in title/subtitle', () => {
   it('finds terms in the title, in the subtitle and missing', () => {
-    const c = keywordCoverage('music,podcast,audiobooks,radio', 'Spotify: Music and Podcasts', 'Songs, Playlists & Audiobooks');
+    const c = keywordCoverage(
+      'music,podcast,audiobooks,radio',
+      'Spotify: Music and Podcasts',
+      'Songs, Playlists & Audiobooks',
+    );
     expect(c).toEqual({
       terms: ['music', 'podcast', 'audiobooks', 'radio'],
       inTitle: ['music', 'podcast'],

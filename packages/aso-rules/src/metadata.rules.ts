@@ -23,7 +23,12 @@ export interface TLengthCheck {
 /** Measures `text` in characters (code points) against `limit` characters. */
 export function checkCharLimit(text: string, limit: number): TLengthCheck {
   const used = charCount(text);
-  return { used, limit, withinLimit: used <= limit, usagePct: Math.min(100, Math.round((used / limit) * 100)) };
+  return {
+    used,
+    limit,
+    withinLimit: used <= limit,
+    usagePct: Math.min(100, Math.round((used / limit) * 100)),
+  };
 }
 
 /**
@@ -175,7 +180,11 @@ export interface TKeywordCoverage {
  * term present, singular forms compared). Terms in the title rank best; terms in neither
  * field can only rank through the keyword field. Empty input gives 0 terms and 0 %.
  */
-export function keywordCoverage(text: string | null | undefined, title: string, subtitle: string | null): TKeywordCoverage {
+export function keywordCoverage(
+  text: string | null | undefined,
+  title: string,
+  subtitle: string | null,
+): TKeywordCoverage {
   const terms = keywordTerms(text ?? '');
   const titleWords = new Set(words(title).map(singular));
   const subtitleWords = new Set(words(subtitle ?? '').map(singular));
@@ -191,7 +200,13 @@ export function keywordCoverage(text: string | null | undefined, title: string, 
   }
   const covered = inTitle.length + inSubtitle.length;
   const total = covered + missing.length;
-  return { terms, inTitle, inSubtitle, missing, coveragePct: total === 0 ? 0 : Math.round((covered / total) * 100) };
+  return {
+    terms,
+    inTitle,
+    inSubtitle,
+    missing,
+    coveragePct: total === 0 ? 0 : Math.round((covered / total) * 100),
+  };
 }
 
 /** Score 0-100 of a 30-character field from its length check (shared by title and subtitle). */
@@ -221,7 +236,9 @@ export function sharedMetadataWords(
   const mine = new Set(keywordWords(`${title} ${subtitle ?? ''}`).map(singular));
   return competitors.map((c) => ({
     appName: c.appName,
-    shared: uniqueWords(keywordWords(`${c.appName} ${c.subtitle ?? ''}`).map(singular)).filter((w) => mine.has(w)),
+    shared: uniqueWords(keywordWords(`${c.appName} ${c.subtitle ?? ''}`).map(singular)).filter(
+      (w) => mine.has(w),
+    ),
   }));
 }
 
@@ -240,31 +257,42 @@ export function titleSection(
   const check = checkTitle(title);
   const coverage = keywordCoverage(userKeywords, title, subtitle);
   const improvements: string[] = [];
-  const parts = [`The title "${title.trim()}" uses ${check.used} of ${check.limit} characters (${check.usagePct}%).`];
+  const parts = [
+    `The title "${title.trim()}" uses ${check.used} of ${check.limit} characters (${check.usagePct}%).`,
+  ];
   let score = lengthScore(check);
   if (!check.withinLimit) {
-    parts.push(`It is ${check.used - check.limit} characters over Apple's ${check.limit}-character limit.`);
-    improvements.push(`Shorten the title to at most ${check.limit} characters; App Store Connect refuses longer names.`);
+    parts.push(
+      `It is ${check.used - check.limit} characters over Apple's ${check.limit}-character limit.`,
+    );
+    improvements.push(
+      `Shorten the title to at most ${check.limit} characters; App Store Connect refuses longer names.`,
+    );
   } else if (check.usagePct < 80) {
     improvements.push(
       `Use the ${check.limit - check.used} unused characters for a high-value keyword (the title carries the most search weight).`,
     );
   }
   if (coverage.terms.length > 0) {
-    if (coverage.inTitle.length > 0) parts.push(`It contains your keywords ${listText(coverage.inTitle.map((t) => `"${t}"`))}.`);
+    if (coverage.inTitle.length > 0)
+      parts.push(`It contains your keywords ${listText(coverage.inTitle.map((t) => `"${t}"`))}.`);
     else {
       score -= 15;
       parts.push('It contains none of the keywords you entered.');
-      improvements.push(`Work your most important keyword ("${coverage.terms[0]!}") into the title.`);
+      improvements.push(
+        `Work your most important keyword ("${coverage.terms[0]!}") into the title.`,
+      );
     }
   }
-  const shared = sharedMetadataWords(title, subtitle, competitors).filter((s) => s.shared.length > 0);
+  const shared = sharedMetadataWords(title, subtitle, competitors).filter(
+    (s) => s.shared.length > 0,
+  );
   if (shared.length > 0) {
     parts.push(
       `Words shared with competitors: ${shared.map((s) => `${s.appName} (${s.shared.join(', ')})`).join('; ')}.`,
     );
   } else if (competitors.length > 0) {
-    parts.push('Its words do not overlap with the competitors\' titles and subtitles.');
+    parts.push("Its words do not overlap with the competitors' titles and subtitles.");
   }
   return {
     analysis: parts.join(' '),
@@ -278,18 +306,36 @@ export function titleSection(
 
 /**
  * Subtitle section. Score: 30 with no subtitle (30 indexed characters unused), else as the
- * title (see {@link titleSection}) minus 10 when it repeats title words.
+ * title (see {@link titleSection}) minus 10 when it repeats title words. When no source could
+ * read the subtitle (`unknown`, e.g. no product page) it is not judged: score 50, confidence
+ * 'low'.
  */
 export function subtitleSection(
   title: string,
   subtitle: string | null,
   userKeywords: string | null | undefined,
+  unknown = false,
 ): TSectionAnalysis {
   const check = checkSubtitle(subtitle);
+  if (unknown && !subtitle) {
+    return {
+      analysis:
+        'The subtitle could not be read from the store (no product page was available), so it was not judged (low confidence).',
+      improvements: [
+        `Make sure the subtitle uses up to ${check.limit} characters with keywords that are not in the title.`,
+      ],
+      score: 50,
+      confidence: 'low',
+      used: 0,
+      limit: check.limit,
+    };
+  }
   if (!subtitle || check.used === 0) {
     return {
       analysis: `The app has no subtitle, so ${check.limit} indexed characters shown under the name are unused.`,
-      improvements: [`Add a subtitle of up to ${check.limit} characters that states the main benefit with a keyword not in the title.`],
+      improvements: [
+        `Add a subtitle of up to ${check.limit} characters that states the main benefit with a keyword not in the title.`,
+      ],
       score: 30,
       confidence: 'high',
       used: 0,
@@ -297,7 +343,9 @@ export function subtitleSection(
     };
   }
   const improvements: string[] = [];
-  const parts = [`The subtitle "${subtitle.trim()}" uses ${check.used} of ${check.limit} characters (${check.usagePct}%).`];
+  const parts = [
+    `The subtitle "${subtitle.trim()}" uses ${check.used} of ${check.limit} characters (${check.usagePct}%).`,
+  ];
   let score = lengthScore(check);
   if (!check.withinLimit) {
     parts.push(`It is ${check.used - check.limit} characters over the limit.`);
@@ -309,11 +357,21 @@ export function subtitleSection(
   if (repeated.length > 0) {
     score -= 10;
     parts.push(`It repeats ${listText(repeated.map((w) => `"${w}"`))} from the title.`);
-    improvements.push('Replace words already in the title with new keywords; Apple indexes each word once.');
+    improvements.push(
+      'Replace words already in the title with new keywords; Apple indexes each word once.',
+    );
   }
   const coverage = keywordCoverage(userKeywords, title, subtitle);
-  if (coverage.inSubtitle.length > 0) parts.push(`It adds your keywords ${listText(coverage.inSubtitle.map((t) => `"${t}"`))}.`);
-  return { analysis: parts.join(' '), improvements, score: clampScore(score), confidence: 'high', used: check.used, limit: check.limit };
+  if (coverage.inSubtitle.length > 0)
+    parts.push(`It adds your keywords ${listText(coverage.inSubtitle.map((t) => `"${t}"`))}.`);
+  return {
+    analysis: parts.join(' '),
+    improvements,
+    score: clampScore(score),
+    confidence: 'high',
+    used: check.used,
+    limit: check.limit,
+  };
 }
 
 /**
@@ -350,8 +408,12 @@ export function keywordsSection(
   let score = 100;
   if (!c.withinLimit) {
     score -= 40;
-    parts.push(`It is ${c.bytes - c.limit} bytes over the limit (multi-byte letters count 2-4 bytes each).`);
-    improvements.push(`Cut the keyword field to ${c.limit} bytes; App Store Connect refuses longer text.`);
+    parts.push(
+      `It is ${c.bytes - c.limit} bytes over the limit (multi-byte letters count 2-4 bytes each).`,
+    );
+    improvements.push(
+      `Cut the keyword field to ${c.limit} bytes; App Store Connect refuses longer text.`,
+    );
   } else if (c.usagePct < 80) {
     score -= 10;
     improvements.push(`Use the remaining ${c.limit - c.bytes} bytes for more terms.`);
@@ -367,8 +429,12 @@ export function keywordsSection(
   }
   if (c.repeatedFromTitleOrSubtitle.length > 0) {
     score -= Math.min(25, 5 * c.repeatedFromTitleOrSubtitle.length);
-    parts.push(`Words already in the title or subtitle: ${c.repeatedFromTitleOrSubtitle.join(', ')}.`);
-    improvements.push('Remove words that the title or subtitle already carry; Apple indexes them already.');
+    parts.push(
+      `Words already in the title or subtitle: ${c.repeatedFromTitleOrSubtitle.join(', ')}.`,
+    );
+    improvements.push(
+      'Remove words that the title or subtitle already carry; Apple indexes them already.',
+    );
   }
   if (c.duplicates.length > 0) {
     score -= Math.min(20, 5 * c.duplicates.length);
@@ -377,7 +443,9 @@ export function keywordsSection(
   }
   if (c.pluralDuplicates.length > 0) {
     score -= Math.min(15, 5 * c.pluralDuplicates.length);
-    parts.push(`Singular and plural of the same word: ${c.pluralDuplicates.map(([a, b]) => `${a}/${b}`).join(', ')}.`);
+    parts.push(
+      `Singular and plural of the same word: ${c.pluralDuplicates.map(([a, b]) => `${a}/${b}`).join(', ')}.`,
+    );
     improvements.push('Keep only one form of each word; Apple matches singular and plural.');
   }
   if (c.wastedBytes > 0) parts.push(`About ${c.wastedBytes} bytes could be freed.`);

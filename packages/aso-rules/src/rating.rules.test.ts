@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isHealthyRating, median, parseCount, parseRating, ratingScore, ratingSection } from './rating.rules';
+import {
+  isHealthyRating,
+  median,
+  parseCount,
+  parseRating,
+  ratingScore,
+  ratingSection,
+} from './rating.rules';
 import { constructedListing } from './test-listing.helpers';
 
 describe('rating: 4.3 is healthy', () => {
@@ -11,8 +18,12 @@ describe('rating: 4.3 is healthy', () => {
     expect(ratingScore(4.5)).toBe(100);
   });
   it('section text says healthy or below', () => {
-    expect(ratingSection(constructedListing({ rating: '4.29' }), []).analysis).toMatch(/below the healthy 4.3/);
-    expect(ratingSection(constructedListing({ rating: '4.3' }), []).analysis).toMatch(/healthy \(at or above 4.3\)/);
+    expect(ratingSection(constructedListing({ rating: '4.29' }), []).analysis).toMatch(
+      /below the healthy 4.3/,
+    );
+    expect(ratingSection(constructedListing({ rating: '4.3' }), []).analysis).toMatch(
+      /healthy \(at or above 4.3\)/,
+    );
   });
   it('review volume vs competitors and rating gaps', () => {
     const s = ratingSection(constructedListing({ rating: '4.52', reviewCount: '1472' }), [
@@ -25,7 +36,9 @@ describe('rating: 4.3 is healthy', () => {
   });
   it('no ratings -> 0; unreadable rating -> low confidence', () => {
     expect(ratingSection(constructedListing({ rating: '0', reviewCount: '0' }), []).score).toBe(0);
-    expect(ratingSection(constructedListing({ unknownFields: ['rating'] }), []).confidence).toBe('low');
+    expect(ratingSection(constructedListing({ unknownFields: ['rating'] }), []).confidence).toBe(
+      'low',
+    );
   });
   it('parsers', () => {
     expect(parseRating('4.8')).toBe(4.8);

@@ -63,7 +63,9 @@ export function ratingSection(
   if (listing.unknownFields.includes('rating') || rating === null) {
     return {
       analysis: 'The rating could not be read from the store (low confidence).',
-      improvements: ['Ask satisfied users for a rating at a good moment (SKStoreReviewController).'],
+      improvements: [
+        'Ask satisfied users for a rating at a good moment (SKStoreReviewController).',
+      ],
       score: 50,
       confidence: 'low',
     };
@@ -71,20 +73,26 @@ export function ratingSection(
   if (!count) {
     return {
       analysis: 'The app has no ratings yet in this storefront.',
-      improvements: ['Prompt for ratings after a successful moment in the app (SKStoreReviewController).'],
+      improvements: [
+        'Prompt for ratings after a successful moment in the app (SKStoreReviewController).',
+      ],
       score: 0,
       confidence: 'high',
     };
   }
   const parts = [
     `Rated ${rating} from ${count.toLocaleString('en-US')} ratings: ${
-      isHealthyRating(rating) ? `healthy (at or above ${HEALTHY_RATING})` : `below the healthy ${HEALTHY_RATING}`
+      isHealthyRating(rating)
+        ? `healthy (at or above ${HEALTHY_RATING})`
+        : `below the healthy ${HEALTHY_RATING}`
     }.`,
   ];
   const improvements: string[] = [];
   let score = ratingScore(rating);
   if (!isHealthyRating(rating)) {
-    improvements.push('Find the causes of low ratings in recent reviews, fix them, and reply to critical reviews.');
+    improvements.push(
+      'Find the causes of low ratings in recent reviews, fix them, and reply to critical reviews.',
+    );
   }
   const gaps = competitors.filter((c) => c.rating !== null);
   if (gaps.length > 0) {
@@ -102,10 +110,14 @@ export function ratingSection(
     const ratio = count / med;
     if (ratio < 0.5) {
       score -= 10;
-      parts.push(`Review volume is ${Math.round(ratio * 100)}% of the competitors' median (${Math.round(med).toLocaleString('en-US')}).`);
+      parts.push(
+        `Review volume is ${Math.round(ratio * 100)}% of the competitors' median (${Math.round(med).toLocaleString('en-US')}).`,
+      );
       improvements.push('Raise review volume with an in-app rating prompt shown to engaged users.');
     } else {
-      parts.push(`Review volume is ${ratio >= 1 ? 'at or above' : 'close to'} the competitors' median.`);
+      parts.push(
+        `Review volume is ${ratio >= 1 ? 'at or above' : 'close to'} the competitors' median.`,
+      );
     }
   }
   return { analysis: parts.join(' '), improvements, score: clampScore(score), confidence: 'high' };

@@ -6,7 +6,9 @@ describe('buildSavedAuditName', () => {
     expect(buildSavedAuditName('Spotify: Music and Podcasts', 'us', new Date(2026, 0, 5))).toBe(
       'Spotify: Music and Podcasts US 05-01-2026',
     );
-    expect(buildSavedAuditName(' Instagram ', 'GB', new Date(2025, 11, 31))).toBe('Instagram GB 31-12-2025');
+    expect(buildSavedAuditName(' Instagram ', 'GB', new Date(2025, 11, 31))).toBe(
+      'Instagram GB 31-12-2025',
+    );
   });
   it("defaults the storefront to 'us'", () => {
     expect(buildSavedAuditName('X', '', new Date(2026, 5, 1))).toBe('X US 01-06-2026');

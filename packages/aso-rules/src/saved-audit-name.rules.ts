@@ -4,7 +4,11 @@
  * 'us' when empty); the date is read in the runtime's local time zone (the browser's for the
  * web app), so the name shows the day the user saved it. Throws a RangeError for an invalid date.
  */
-export function buildSavedAuditName(appName: string, storefront: string | null | undefined, date: Date): string {
+export function buildSavedAuditName(
+  appName: string,
+  storefront: string | null | undefined,
+  date: Date,
+): string {
   if (Number.isNaN(date.getTime())) throw new RangeError('date must be a valid Date');
   const cc = (storefront?.trim() || 'us').toUpperCase();
   const dd = String(date.getDate()).padStart(2, '0');

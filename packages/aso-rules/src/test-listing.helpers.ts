@@ -43,5 +43,9 @@ export function constructedListing(patch: Partial<TAppListing> = {}): TAppListin
 
 /** `n` constructed screenshots of `width` x `height` px. */
 export function shots(n: number, width = 1290, height = 2796): TScreenshot[] {
-  return Array.from({ length: n }, (_, i) => ({ url: `https://example.invalid/${i}.png`, width, height }));
+  return Array.from({ length: n }, (_, i) => ({
+    url: `https://example.invalid/${i}.png`,
+    width,
+    height,
+  }));
 }

@@ -24,8 +24,31 @@ export function utf8Bytes(text: string): number {
  * 'and' and '&' in search; counting them would make every two titles overlap).
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'and', 'app', 'apps', 'at', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'my',
-  'of', 'on', 'or', 'the', 'to', 'with', 'your', 'you', '&', '+', '-',
+  'a',
+  'an',
+  'and',
+  'app',
+  'apps',
+  'at',
+  'by',
+  'for',
+  'from',
+  'in',
+  'into',
+  'is',
+  'it',
+  'my',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'with',
+  'your',
+  'you',
+  '&',
+  '+',
+  '-',
 ]);
 
 /**

@@ -202,7 +202,10 @@ export const ZSaveAuditBody = z.object({
   name: z
     .string()
     .trim()
-    .max(SAVED_AUDIT_NAME_MAX_CHARS, `name must be at most ${SAVED_AUDIT_NAME_MAX_CHARS} characters`)
+    .max(
+      SAVED_AUDIT_NAME_MAX_CHARS,
+      `name must be at most ${SAVED_AUDIT_NAME_MAX_CHARS} characters`,
+    )
     .optional(),
   storefront: z
     .string()

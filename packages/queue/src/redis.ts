@@ -26,7 +26,10 @@ export function createRedis(url: string, opts: CreateRedisOptions): Redis {
   };
   const byRole: Record<RedisRole, RedisOptions> = {
     worker: { maxRetriesPerRequest: null, enableReadyCheck: false },
-    subscriber: { maxRetriesPerRequest: null },
+    // No ready check: a SUBSCRIBE sent while the INFO ready check is in flight puts the
+    // connection in subscriber mode, the check then fails ("only subscriber commands may be
+    // used"), ioredis reconnects and the subscription is lost.
+    subscriber: { maxRetriesPerRequest: null, enableReadyCheck: false },
     // Commands wait for the first connection, but while Redis is down they fail after one
     // reconnect attempt instead of queueing forever.
     producer: { maxRetriesPerRequest: 1 },

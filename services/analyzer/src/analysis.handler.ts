@@ -30,7 +30,7 @@ export function readChildListings(values: Record<string, unknown>): Map<string, 
   const out = new Map<string, TAppListing>();
   for (const value of Object.values(values)) {
     const candidate =
-      value && typeof value === 'object' && 'listing' in value ? (value as { listing: unknown }).listing : value;
+      value && typeof value === 'object' && 'listing' in value ? value.listing : value;
     const parsed = ZAppListing.safeParse(candidate);
     if (parsed.success) out.set(parsed.data.appId, parsed.data);
   }
@@ -62,7 +62,11 @@ export function createAnalysisHandler(deps: WorkerDeps): JobHandler<'analysis'> 
     if (!audit) throw new UnrecoverableError(`audit ${auditId} does not exist`);
     if (audit.status === 'failed') return { auditId, status: 'failed' };
     if (audit.status === 'done') {
-      await appendTerminalOnce(deps.redis, deps.bus, auditId, { type: 'complete', auditId, emittedAt: Date.now() });
+      await appendTerminalOnce(deps.redis, deps.bus, auditId, {
+        type: 'complete',
+        auditId,
+        emittedAt: Date.now(),
+      });
       return { auditId, status: 'done' };
     }
     await markAuditRunning(deps.db, auditId);
@@ -70,7 +74,10 @@ export function createAnalysisHandler(deps: WorkerDeps): JobHandler<'analysis'> 
     const inputs = ZAuditInputs.parse(audit.inputs);
     const listings = readChildListings(await job.getChildrenValues());
     const main = listings.get(inputs.main.appId);
-    if (!main) throw new AnalysisFailure('The App Store data of the app could not be read. Please try again.');
+    if (!main)
+      throw new AnalysisFailure(
+        'The App Store data of the app could not be read. Please try again.',
+      );
     const competitors = inputs.competitors.flatMap((c) => {
       const l = listings.get(c.appId);
       return l ? [l] : [];
@@ -126,13 +133,19 @@ export function createAnalysisHandler(deps: WorkerDeps): JobHandler<'analysis'> 
     } catch (err) {
       if (err instanceof ModelRateLimitedError) {
         if (Date.now() - job.timestamp > deps.env.OPENAI_RATE_LIMIT_MAX_WAIT_MS) {
-          throw new AnalysisFailure('The AI provider is too busy right now (rate limited). Please try again later.');
+          throw new AnalysisFailure(
+            'The AI provider is too busy right now (rate limited). Please try again later.',
+          );
         }
-        deps.log.warn({ auditId, retryAfterMs: err.retryAfterMs }, 'model rate limit: pausing the analysis queue');
+        deps.log.warn(
+          { auditId, retryAfterMs: err.retryAfterMs },
+          'model rate limit: pausing the analysis queue',
+        );
         await deps.worker().rateLimit(err.retryAfterMs);
         throw Worker.RateLimitError();
       }
-      if (err instanceof Error && err.name === 'InvalidModelOutputError') throw new AnalysisFailure(err.message);
+      if (err instanceof Error && err.name === 'InvalidModelOutputError')
+        throw new AnalysisFailure(err.message);
       throw err;
     }
 
@@ -141,11 +154,22 @@ export function createAnalysisHandler(deps: WorkerDeps): JobHandler<'analysis'> 
       auditId,
       'finalize',
       'Finalizing the audit',
-      () => finalizeAudit(deps.db, auditId, { result, appName: main.appName, provider: provider.name }),
+      () =>
+        finalizeAudit(deps.db, auditId, { result, appName: main.appName, provider: provider.name }),
       (w) => (w ? 'Audit saved' : 'Audit already saved'),
     );
-    if (wrote) await appendDoneStep(deps.bus, auditId, 'done', `Audit complete: overall score ${result.overallScore}/100`);
-    await appendTerminalOnce(deps.redis, deps.bus, auditId, { type: 'complete', auditId, emittedAt: Date.now() });
+    if (wrote)
+      await appendDoneStep(
+        deps.bus,
+        auditId,
+        'done',
+        `Audit complete: overall score ${result.overallScore}/100`,
+      );
+    await appendTerminalOnce(deps.redis, deps.bus, auditId, {
+      type: 'complete',
+      auditId,
+      emittedAt: Date.now(),
+    });
     return { auditId, status: 'done', overallScore: result.overallScore };
   };
 }

@@ -29,18 +29,36 @@ export async function runStep<T>(
   const result = await fn();
   await bus.append(auditId, {
     type: 'step',
-    step: { ...base, status: 'done', message: doneMessage(result), progress_pct: 100, ended_at: new Date().toISOString() },
+    step: {
+      ...base,
+      status: 'done',
+      message: doneMessage(result),
+      progress_pct: 100,
+      ended_at: new Date().toISOString(),
+    },
     emittedAt: Date.now(),
   });
   return result;
 }
 
 /** Appends a step that is done at once (e.g. `done`). */
-export async function appendDoneStep(bus: ProgressBus, auditId: string, stepId: TStepId, message: string): Promise<void> {
+export async function appendDoneStep(
+  bus: ProgressBus,
+  auditId: string,
+  stepId: TStepId,
+  message: string,
+): Promise<void> {
   const at = new Date().toISOString();
   await bus.append(auditId, {
     type: 'step',
-    step: { step_id: stepId, status: 'done', message, progress_pct: 100, started_at: at, ended_at: at },
+    step: {
+      step_id: stepId,
+      status: 'done',
+      message,
+      progress_pct: 100,
+      started_at: at,
+      ended_at: at,
+    },
     emittedAt: Date.now(),
   });
 }

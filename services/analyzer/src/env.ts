@@ -27,7 +27,18 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
    * How long an audit may keep waiting on 429 answers, counted from when it was queued (ms);
    * past it the audit fails with a message asking to try again later.
    */
-  OPENAI_RATE_LIMIT_MAX_WAIT_MS: z.coerce.number().int().min(1000).default(15 * 60_000),
+  OPENAI_RATE_LIMIT_MAX_WAIT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(15 * 60_000),
+  /**
+   * Steady cap of the `analysis` queue shared by every analyzer process: at most
+   * `ANALYSIS_RATE_LIMIT_MAX` jobs per `ANALYSIS_RATE_LIMIT_DURATION_MS`. BullMQ honours the
+   * pause after a 429 (its manual rate limit) only when a limiter is configured.
+   */
+  ANALYSIS_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(50),
+  ANALYSIS_RATE_LIMIT_DURATION_MS: z.coerce.number().int().min(10).default(1_000),
   /** iPhone screenshots per app sent to the vision model (the first ones matter most). */
   OPENAI_MAX_SCREENSHOTS: z.coerce.number().int().min(1).max(10).default(5),
 });
@@ -38,7 +49,9 @@ export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
  * is set, else `heuristic` (DESIGN section 2, analysis providers). Throws when `openai` is
  * asked for without a key.
  */
-export function selectProvider(env: Pick<TWorkerEnv, 'AI_PROVIDER' | 'OPENAI_API_KEY'>): 'heuristic' | 'openai' {
+export function selectProvider(
+  env: Pick<TWorkerEnv, 'AI_PROVIDER' | 'OPENAI_API_KEY'>,
+): 'heuristic' | 'openai' {
   const provider = env.AI_PROVIDER ?? (env.OPENAI_API_KEY ? 'openai' : 'heuristic');
   if (provider === 'openai' && !env.OPENAI_API_KEY) {
     throw new Error('AI_PROVIDER=openai needs OPENAI_API_KEY');

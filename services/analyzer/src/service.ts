@@ -2,7 +2,13 @@ import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { createDb, type Db } from '@aso/db';
-import { createRedis, createTypedWorker, ProgressBus, runWorkerService, type WorkerService } from '@aso/queue';
+import {
+  createRedis,
+  createTypedWorker,
+  ProgressBus,
+  runWorkerService,
+  type WorkerService,
+} from '@aso/queue';
 import { selectProvider, type TWorkerEnv } from './env';
 import { createAnalysisHandler } from './analysis.handler';
 import { createFailureHandler } from './audit-failure.hook';
@@ -72,22 +78,26 @@ export async function startAnalyzer(
     },
   };
   log.info({ provider: selectProvider(env) }, 'analysis provider');
+  const workerConnection = createRedis(env.REDIS_URL, { role: 'worker', name: 'analyzer:worker' });
   worker = createTypedWorker(
     'analysis',
     { analysis: createAnalysisHandler(deps) },
     {
-      connection: createRedis(env.REDIS_URL, { role: 'worker', name: 'analyzer:worker' }),
+      connection: workerConnection,
       prefix: env.QUEUE_PREFIX,
       concurrency: env.CONCURRENCY,
       lockDuration: env.LOCK_DURATION_MS,
       stalledInterval: env.STALLED_INTERVAL_MS,
+      limiter: { max: env.ANALYSIS_RATE_LIMIT_MAX, duration: env.ANALYSIS_RATE_LIMIT_DURATION_MS },
     },
   );
   const onFailed = createFailureHandler(deps);
   const pending = new Set<Promise<void>>();
   worker.on('failed', (job, err) => {
     const p = onFailed(job, err)
-      .catch((e: unknown) => log.error({ err: e, jobId: job?.id }, 'could not record the failed audit'))
+      .catch((e: unknown) =>
+        log.error({ err: e, jobId: job?.id }, 'could not record the failed audit'),
+      )
       .finally(() => pending.delete(p));
     pending.add(p);
   });
@@ -100,6 +110,8 @@ export async function startAnalyzer(
     handleSignals: opts.handleSignals,
     onClose: async () => {
       await Promise.allSettled([...pending]);
+      // BullMQ does not close connections it was given.
+      workerConnection.disconnect();
       redis.disconnect();
       await db.destroy();
     },

@@ -41,7 +41,9 @@ export async function insertAudit(db: Db, input: NewAuditInput): Promise<AuditRo
 /** The audit with `id`, or null (also for an id that is not a UUID). */
 export async function findAudit(db: Db, id: string): Promise<AuditRow | null> {
   if (!isUuid(id)) return null;
-  return (await db.selectFrom('audits').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  return (
+    (await db.selectFrom('audits').selectAll().where('id', '=', id).executeTakeFirst()) ?? null
+  );
 }
 
 /** The audit with `id` when `userId` owns it, else null (never tells the two apart). */
@@ -119,7 +121,12 @@ export async function insertSavedAudit(
 ): Promise<SavedAuditRow> {
   return db
     .insertInto('saved_audits')
-    .values({ user_id: input.userId, audit_id: input.auditId, name: input.name, storefront: input.storefront })
+    .values({
+      user_id: input.userId,
+      audit_id: input.auditId,
+      name: input.name,
+      storefront: input.storefront,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import {
   SECTION_KEYS,
   ZRecommendation,
@@ -60,7 +63,10 @@ export const ZSectionTexts = ZSectionAnalysis.pick({ analysis: true, improvement
 
 /** The model's answer of the `ai_structured_analysis` step: texts for every section key. */
 export const ZStructuredTexts = z.object(
-  Object.fromEntries(SECTION_KEYS.map((k) => [k, ZSectionTexts])) as Record<TSectionKey, typeof ZSectionTexts>,
+  Object.fromEntries(SECTION_KEYS.map((k) => [k, ZSectionTexts])) as Record<
+    TSectionKey,
+    typeof ZSectionTexts
+  >,
 );
 
 /** The model's answer of the `ai_recommendations` step (priority is its order). */
@@ -79,7 +85,10 @@ const SYSTEM = [
 ].join(' ');
 
 /** Milliseconds asked for by `retry-after-ms` / `retry-after` (seconds or HTTP date); null when absent. */
-export function retryAfterMs(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | null {
+export function retryAfterMs(
+  headers: { get(name: string): string | null } | undefined,
+  now = Date.now(),
+): number | null {
   const ms = Number(headers?.get('retry-after-ms'));
   if (Number.isFinite(ms) && ms > 0) return ms;
   const raw = headers?.get('retry-after');
@@ -130,7 +139,12 @@ function appFacts(l: TAppListing) {
     description: l.description.slice(0, 1500),
     promotionalText: l.promotionalText,
     previewVideos: l.previews.length,
-    inAppEvents: l.inAppEvents.map((e) => ({ name: e.eventName, short: e.eventSubtitle, long: e.eventDescription, badge: e.eventBadge })),
+    inAppEvents: l.inAppEvents.map((e) => ({
+      name: e.eventName,
+      short: e.eventSubtitle,
+      long: e.eventDescription,
+      badge: e.eventBadge,
+    })),
   };
 }
 
@@ -144,7 +158,9 @@ function appFacts(l: TAppListing) {
  * answer that fails validation is asked for once more, then {@link InvalidModelOutputError}.
  * The `openai` package is loaded on first use.
  */
-export async function createOpenAiProvider(opts: OpenAiProviderOptions): Promise<TAnalysisProvider> {
+export async function createOpenAiProvider(
+  opts: OpenAiProviderOptions,
+): Promise<TAnalysisProvider> {
   const { default: OpenAI, RateLimitError } = await import('openai');
   const { zodResponseFormat } = await import('openai/helpers/zod');
   const client = new OpenAI({
@@ -186,7 +202,10 @@ export async function createOpenAiProvider(opts: OpenAiProviderOptions): Promise
       }
       const parsed = schema.safeParse(json);
       if (parsed.success) return parsed.data;
-      detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ').slice(0, 300);
+      detail = parsed.error.issues
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ')
+        .slice(0, 300);
     }
     throw new InvalidModelOutputError(step, detail);
   }
@@ -202,12 +221,22 @@ export async function createOpenAiProvider(opts: OpenAiProviderOptions): Promise
           facts: { screenshotsSent: urls.length, ...ctx.heuristic.facts.screenshots },
         }),
       },
-      ...urls.map((url): ChatCompletionContentPart => ({ type: 'image_url', image_url: { url, detail: 'low' } })),
+      ...urls.map((url): ChatCompletionContentPart => ({
+        type: 'image_url',
+        image_url: { url, detail: 'low' },
+      })),
     ];
-    return ask('ai_screenshot_analysis', ZScreenshotReview, 'screenshot_review', opts.visionModel, [
-      { role: 'system', content: SYSTEM },
-      { role: 'user', content },
-    ], ctx.signal);
+    return ask(
+      'ai_screenshot_analysis',
+      ZScreenshotReview,
+      'screenshot_review',
+      opts.visionModel,
+      [
+        { role: 'system', content: SYSTEM },
+        { role: 'user', content },
+      ],
+      ctx.signal,
+    );
   };
 
   return {
@@ -215,10 +244,14 @@ export async function createOpenAiProvider(opts: OpenAiProviderOptions): Promise
     models: { text: opts.model, vision: opts.visionModel },
 
     async screenshots(ctx): Promise<TScreenshotStepResult> {
-      const [mine, ...theirs] = await Promise.all([ctx.main, ...ctx.competitors].map((a) => reviewScreenshots(a, ctx)));
+      const [mine, ...theirs] = await Promise.all(
+        [ctx.main, ...ctx.competitors].map((a) => reviewScreenshots(a, ctx)),
+      );
       return {
         competitorScreenshotAnalyses: theirs.map(
-          (r) => `${r.summary} ${r.firstThree}`.trim() + (r.toImprove.length ? ` To improve: ${r.toImprove.join('; ')}.` : ''),
+          (r) =>
+            `${r.summary} ${r.firstThree}`.trim() +
+            (r.toImprove.length ? ` To improve: ${r.toImprove.join('; ')}.` : ''),
         ),
         mainScreenshotNotes: mine ? `${mine.summary} ${mine.firstThree}`.trim() : null,
       };
@@ -226,49 +259,73 @@ export async function createOpenAiProvider(opts: OpenAiProviderOptions): Promise
 
     async structured(ctx, shots): Promise<TStructuredAnalysis> {
       const h = ctx.heuristic.structuredAnalysis;
-      const texts = await ask('ai_structured_analysis', ZStructuredTexts, 'structured_analysis', opts.model, [
-        { role: 'system', content: SYSTEM },
-        {
-          role: 'user',
-          content: JSON.stringify({
-            task: 'For every section write the analysis and the improvements. suggestedRewrite: a better title, subtitle or keyword field within its limit (null for other sections or when none is better).',
-            app: appFacts(ctx.main),
-            userKeywords: ctx.keywords || null,
-            facts: ctx.heuristic.facts,
-            sections: Object.fromEntries(
-              SECTION_KEYS.map((k) => [
-                k,
-                { label: SECTION_LABELS[k], score: h[k].score, confidence: h[k].confidence, limit: limitOf[k] ?? null, ruleFindings: h[k].analysis, ruleImprovements: h[k].improvements },
-              ]),
-            ),
-            screenshotReview: shots.mainScreenshotNotes,
-            competitors: ctx.competitors.map(appFacts),
-          }),
-        },
-      ], ctx.signal);
+      const texts = await ask(
+        'ai_structured_analysis',
+        ZStructuredTexts,
+        'structured_analysis',
+        opts.model,
+        [
+          { role: 'system', content: SYSTEM },
+          {
+            role: 'user',
+            content: JSON.stringify({
+              task: 'For every section write the analysis and the improvements. suggestedRewrite: a better title, subtitle or keyword field within its limit (null for other sections or when none is better).',
+              app: appFacts(ctx.main),
+              userKeywords: ctx.keywords || null,
+              facts: ctx.heuristic.facts,
+              sections: Object.fromEntries(
+                SECTION_KEYS.map((k) => [
+                  k,
+                  {
+                    label: SECTION_LABELS[k],
+                    score: h[k].score,
+                    confidence: h[k].confidence,
+                    limit: limitOf[k] ?? null,
+                    ruleFindings: h[k].analysis,
+                    ruleImprovements: h[k].improvements,
+                  },
+                ]),
+              ),
+              screenshotReview: shots.mainScreenshotNotes,
+              competitors: ctx.competitors.map(appFacts),
+            }),
+          },
+        ],
+        ctx.signal,
+      );
       return Object.fromEntries(
         SECTION_KEYS.map((k) => {
           const rewrite = checkedRewrite(k, texts[k].suggestedRewrite);
           const improvements = [...texts[k].improvements];
-          if (rewrite) improvements.push(`Suggested ${SECTION_LABELS[k].toLowerCase()}: "${rewrite}"`);
+          if (rewrite)
+            improvements.push(`Suggested ${SECTION_LABELS[k].toLowerCase()}: "${rewrite}"`);
           return [k, { ...h[k], analysis: texts[k].analysis, improvements }];
         }),
       ) as TStructuredAnalysis;
     },
 
     async recommendations(ctx, structured): Promise<TRecommendation[]> {
-      const answer = await ask('ai_recommendations', ZModelRecommendations, 'recommendations', opts.model, [
-        { role: 'system', content: SYSTEM },
-        {
-          role: 'user',
-          content: JSON.stringify({
-            task: `Give at most ${MAX_RECOMMENDATIONS} recommendations, most impactful first. Each names its section (one of ${SECTION_KEYS.join(', ')}), a short title, the action and its expected effect.`,
-            app: { name: ctx.main.appName, overallScore: ctx.heuristic.overallScore },
-            sections: structured,
-          }),
-        },
-      ], ctx.signal);
-      return answer.recommendations.slice(0, MAX_RECOMMENDATIONS).map((r, i) => ({ ...r, priority: i + 1 }));
+      const answer = await ask(
+        'ai_recommendations',
+        ZModelRecommendations,
+        'recommendations',
+        opts.model,
+        [
+          { role: 'system', content: SYSTEM },
+          {
+            role: 'user',
+            content: JSON.stringify({
+              task: `Give at most ${MAX_RECOMMENDATIONS} recommendations, most impactful first. Each names its section (one of ${SECTION_KEYS.join(', ')}), a short title, the action and its expected effect.`,
+              app: { name: ctx.main.appName, overallScore: ctx.heuristic.overallScore },
+              sections: structured,
+            }),
+          },
+        ],
+        ctx.signal,
+      );
+      return answer.recommendations
+        .slice(0, MAX_RECOMMENDATIONS)
+        .map((r, i) => ({ ...r, priority: i + 1 }));
     },
   };
 }

@@ -32,7 +32,10 @@ export interface TAnalysisProvider {
   models: { text: string; vision: string } | null;
   screenshots(ctx: TAnalysisContext): Promise<TScreenshotStepResult>;
   structured(ctx: TAnalysisContext, shots: TScreenshotStepResult): Promise<TStructuredAnalysis>;
-  recommendations(ctx: TAnalysisContext, structured: TStructuredAnalysis): Promise<TRecommendation[]>;
+  recommendations(
+    ctx: TAnalysisContext,
+    structured: TStructuredAnalysis,
+  ): Promise<TRecommendation[]>;
 }
 
 /**
@@ -52,7 +55,9 @@ export class InvalidModelOutputError extends Error {
 /** The model server answered 429; `retryAfterMs` is the pause it asked for (or the default). */
 export class ModelRateLimitedError extends Error {
   constructor(readonly retryAfterMs: number) {
-    super(`The AI provider is rate-limiting requests (retry after ${Math.ceil(retryAfterMs / 1000)} s)`);
+    super(
+      `The AI provider is rate-limiting requests (retry after ${Math.ceil(retryAfterMs / 1000)} s)`,
+    );
     this.name = 'ModelRateLimitedError';
   }
 }

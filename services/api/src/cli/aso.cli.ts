@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   SECTION_KEYS,
@@ -69,15 +70,21 @@ async function api<T>(
 /** Signs in (login, or register when this email has no account yet) and returns the session token. */
 export async function signIn(env: TCliEnv): Promise<string> {
   if (!env.ASO_EMAIL || !env.ASO_ACCESS_CODE) {
-    throw new Error('Set ASO_EMAIL and ASO_ACCESS_CODE to sign in (an access code from your administrator).');
+    throw new Error(
+      'Set ASO_EMAIL and ASO_ACCESS_CODE to sign in (an access code from your administrator).',
+    );
   }
   const body = { email: env.ASO_EMAIL, accessCode: env.ASO_ACCESS_CODE };
   try {
-    return (await api(env, '/api/login', { method: 'POST', body }, (v) => ZSessionAnswer.parse(v))).sessionToken;
+    return (await api(env, '/api/login', { method: 'POST', body }, (v) => ZSessionAnswer.parse(v)))
+      .sessionToken;
   } catch (loginErr) {
-    if (!(loginErr instanceof CliApiError) || loginErr.status === 429 || loginErr.status >= 500) throw loginErr;
+    if (!(loginErr instanceof CliApiError) || loginErr.status === 429 || loginErr.status >= 500)
+      throw loginErr;
     try {
-      return (await api(env, '/api/register', { method: 'POST', body }, (v) => ZSessionAnswer.parse(v))).sessionToken;
+      return (
+        await api(env, '/api/register', { method: 'POST', body }, (v) => ZSessionAnswer.parse(v))
+      ).sessionToken;
     } catch {
       throw loginErr;
     }
@@ -93,7 +100,12 @@ export function abbreviateCount(text: string | null): string {
   return String(n);
 }
 
-const ICON: Record<TStepEventData['status'], string> = { pending: '·', in_progress: '…', done: '✓', error: '✗' };
+const ICON: Record<TStepEventData['status'], string> = {
+  pending: '·',
+  in_progress: '…',
+  done: '✓',
+  error: '✗',
+};
 
 /** One progress line: icon, step id, message and percent. */
 export function formatStep(s: TStepEventData): string {
@@ -104,15 +116,22 @@ export function formatStep(s: TStepEventData): string {
 export function formatAudit(a: TAudit): string {
   const lines: string[] = [];
   lines.push(`${a.appName ?? a.appId}${a.subtitle ? ` - ${a.subtitle}` : ''}`);
-  lines.push(`${a.developer ?? ''} | ${a.category ?? ''} | ${a.categoryRank ?? ''} | rating ${a.rating ?? '-'} (${abbreviateCount(a.reviewCount)} ratings)`);
+  lines.push(
+    `${a.developer ?? ''} | ${a.category ?? ''} | ${a.categoryRank ?? ''} | rating ${a.rating ?? '-'} (${abbreviateCount(a.reviewCount)} ratings)`,
+  );
   lines.push(`${a.appStoreUrl}`);
-  lines.push(`Screenshots: ${a.screenshots.length} | preview video: ${a.previewVideoUrl ? 'yes' : 'no'} | in-app events: ${a.inAppEvents.length}`);
-  if (a.overallScore !== null) lines.push(`Overall score: ${a.overallScore}/100 (${a.provider ?? 'unknown'} analysis)`);
+  lines.push(
+    `Screenshots: ${a.screenshots.length} | preview video: ${a.previewVideoUrl ? 'yes' : 'no'} | in-app events: ${a.inAppEvents.length}`,
+  );
+  if (a.overallScore !== null)
+    lines.push(`Overall score: ${a.overallScore}/100 (${a.provider ?? 'unknown'} analysis)`);
   if (a.structuredAnalysis) {
     lines.push('', 'ASO analysis');
     for (const key of SECTION_KEYS) {
       const s = a.structuredAnalysis[key];
-      lines.push(`  ${SECTION_LABELS[key].padEnd(14)} ${String(s.score).padStart(3)}/100  (${s.confidence} confidence)`);
+      lines.push(
+        `  ${SECTION_LABELS[key].padEnd(14)} ${String(s.score).padStart(3)}/100  (${s.confidence} confidence)`,
+      );
       lines.push(`    ${s.analysis}`);
       for (const i of s.improvements) lines.push(`    - ${i}`);
     }
@@ -121,13 +140,18 @@ export function formatAudit(a: TAudit): string {
     const recs = ZRecommendation.array().safeParse(JSON.parse(a.recommendations));
     if (recs.success && recs.data.length) {
       lines.push('', 'Recommendations');
-      for (const r of recs.data) lines.push(`  ${r.priority}. [${SECTION_LABELS[r.section]}] ${r.action} Expected effect: ${r.expectedEffect}`);
+      for (const r of recs.data)
+        lines.push(
+          `  ${r.priority}. [${SECTION_LABELS[r.section]}] ${r.action} Expected effect: ${r.expectedEffect}`,
+        );
     }
   }
   if (a.competitorData.length) {
     lines.push('', 'Competitors');
     for (const c of a.competitorData) {
-      lines.push(`  ${c.appName}${c.subtitle ? ` - ${c.subtitle}` : ''} | rating ${c.rating} (${abbreviateCount(c.reviewCount)})`);
+      lines.push(
+        `  ${c.appName}${c.subtitle ? ` - ${c.subtitle}` : ''} | rating ${c.rating} (${abbreviateCount(c.reviewCount)})`,
+      );
       lines.push(`    ${c.screenshotAnalysis}`);
     }
   }
@@ -152,12 +176,16 @@ export async function followProgress(
       const url = new URL('/api/progress', env.ASO_API_URL);
       url.searchParams.set('auditId', auditId);
       for await (const m of readSse(url.toString(), {
-        headers: { authorization: `Bearer ${token}`, ...(lastId ? { 'last-event-id': lastId } : {}) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(lastId ? { 'last-event-id': lastId } : {}),
+        },
       })) {
         failures = 0;
         if (m.id) lastId = m.id;
         if (m.event === 'step') onStep(ZStepEventData.parse(JSON.parse(m.data)));
-        else if (m.event === 'error') throw new Error(ZErrorEventData.parse(JSON.parse(m.data)).message);
+        else if (m.event === 'error')
+          throw new Error(ZErrorEventData.parse(JSON.parse(m.data)).message);
         else if (m.event === 'complete') {
           ZCompleteEventData.parse(JSON.parse(m.data));
           return;
@@ -170,6 +198,17 @@ export async function followProgress(
     if (++failures > 5) throw new Error('The progress stream closed before the audit finished.');
     await new Promise((r) => setTimeout(r, 1_000));
   }
+}
+
+/** A failure as one line: the server's message, or which gateway could not be reached. */
+function describeError(err: unknown, env: TCliEnv): string {
+  if (err instanceof TypeError && err.message === 'fetch failed') {
+    const cause = err.cause instanceof Error ? err.cause.message : 'no answer';
+    return `could not reach the API at ${env.ASO_API_URL} (${cause}); is the gateway running?`;
+  }
+  if (err instanceof Error && err.name === 'TimeoutError')
+    return `the API at ${env.ASO_API_URL} did not answer in time`;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /**
@@ -214,20 +253,24 @@ export async function runCli(argv: string[], env: TCliEnv, io: CliIo): Promise<n
     const body: Record<string, string> = { appStoreUrl: url };
     if (parsed.values.keywords) body.keywords = parsed.values.keywords;
     competitors.forEach((c, i) => (body[`competitorUrl${i + 1}`] = c));
-    const { id } = await api(env, '/api/analyze', { method: 'POST', body, token }, (v) => ZAnalyzeAnswer.parse(v));
+    const { id } = await api(env, '/api/analyze', { method: 'POST', body, token }, (v) =>
+      ZAnalyzeAnswer.parse(v),
+    );
     progress(`Audit ${id} started`);
     await followProgress(env, token, id, (s) => progress(formatStep(s)));
-    const audit = await api(env, `/api/audit/${encodeURIComponent(id)}`, { token }, (v) => ZAudit.parse(v));
+    const audit = await api(env, `/api/audit/${encodeURIComponent(id)}`, { token }, (v) =>
+      ZAudit.parse(v),
+    );
     io.out(json ? JSON.stringify(audit, null, 2) : formatAudit(audit));
     return 0;
   } catch (err) {
-    io.err(`Analysis failed: ${err instanceof Error ? err.message : String(err)}`);
+    io.err(`Analysis failed: ${describeError(err, env)}`);
     return 1;
   }
 }
 
 // Entry point when run as a script (`pnpm aso ...`), not when imported by tests.
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   let env: TCliEnv;
   try {
     env = loadCliEnv();

@@ -15,7 +15,8 @@ export const ZCliEnv = z.object({
 export type TCliEnv = z.infer<typeof ZCliEnv>;
 
 /** Parses `source`; throws an Error naming each bad variable. */
-export const parseCliEnv = (source: Record<string, string | undefined>): TCliEnv => parseEnv(ZCliEnv, source);
+export const parseCliEnv = (source: Record<string, string | undefined>): TCliEnv =>
+  parseEnv(ZCliEnv, source);
 
 /** Reads the process environment. */
 export const loadCliEnv = (): TCliEnv => parseCliEnv(process.env);

@@ -32,7 +32,10 @@ export class SseHttpError extends Error {
  * `eventsource-parser`. Ends when the server closes the stream; throws {@link SseHttpError}
  * for a non-2xx answer ('<status>: <body>', spec section 8) and rejects on `signal`.
  */
-export async function* readSse(url: string, opts: ReadSseOptions = {}): AsyncGenerator<TSseMessage> {
+export async function* readSse(
+  url: string,
+  opts: ReadSseOptions = {},
+): AsyncGenerator<TSseMessage> {
   const res = await fetch(url, {
     headers: { accept: 'text/event-stream', ...opts.headers },
     signal: opts.signal,

@@ -11,7 +11,7 @@ import {
   ZSavedAudit,
 } from '@aso/contracts';
 import { findAudit, findOwnedAudit } from '@aso/db';
-import { FlowProducer } from '@aso/queue';
+import { createRedis, FlowProducer } from '@aso/queue';
 import { currentUser, presentedAdminCode } from '../plugins/auth.plugin';
 import { notFound } from '../lib/app-error';
 import {
@@ -39,11 +39,16 @@ const ZAuditIdParams = z.object({ auditId: z.string().min(1).max(64) });
  * Someone else's object always answers 404, never 403, so ids cannot be probed.
  */
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Shares the gateway's producer connection (a flow add is one MULTI, nothing blocking).
-  const flows = new FlowProducer({ connection: app.redis, prefix: app.config.QUEUE_PREFIX });
+  const flowConn = createRedis(app.config.REDIS_URL, { role: 'producer', name: 'api:flows' });
+  flowConn.on('error', (err) => app.log.debug({ err }, 'redis error'));
+  const flows = new FlowProducer({ connection: flowConn, prefix: app.config.QUEUE_PREFIX });
   flows.on('error', (err) => app.log.debug({ err }, 'flow producer error'));
   app.addHook('onClose', async () => {
-    await Promise.race([flows.close().catch(() => undefined), new Promise((r) => setTimeout(r, 2_000).unref())]);
+    await Promise.race([
+      flows.close().catch(() => undefined),
+      new Promise((r) => setTimeout(r, 2_000).unref()),
+    ]);
+    flowConn.disconnect();
   });
 
   const analyzeLimit = app.perUserRateLimit('analyze', app.config.ANALYZE_RATE_LIMIT_PER_MIN);
@@ -51,13 +56,18 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/analyze',
     {
-      preHandler: [app.requireUser, analyzeLimit],
+      preHandler: app.requireUser,
       schema: { body: ZAnalyzeRequest, response: { 200: ZAnalyzeAnswer } },
     },
     async (req) => {
       const inputs = buildAuditInputs(req.body);
+      // Counted after validation: a mistyped URL does not use up the user's audits.
+      await analyzeLimit(req);
       const id = await startAudit({ db: app.db, flows }, currentUser(req), inputs);
-      req.log.info({ auditId: id, appId: inputs.main.appId, competitors: inputs.competitors.length }, 'audit queued');
+      req.log.info(
+        { auditId: id, appId: inputs.main.appId, competitors: inputs.competitors.length },
+        'audit queued',
+      );
       return { id };
     },
   );
@@ -82,7 +92,10 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/saved-audits',
-    { preHandler: app.requireUser, schema: { body: ZSaveAuditBody, response: { 200: ZSavedAudit } } },
+    {
+      preHandler: app.requireUser,
+      schema: { body: ZSaveAuditBody, response: { 200: ZSavedAudit } },
+    },
     async (req) => saveAudit(app.db, currentUser(req).userId, req.body),
   );
 
@@ -104,12 +117,16 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/feedback',
     { preHandler: app.requireUser, schema: { body: ZFeedbackBody, response: { 200: ZFeedback } } },
-    async (req) => addFeedback(app.db, currentUser(req).userId, req.body.auditId, req.body.feedback),
+    async (req) =>
+      addFeedback(app.db, currentUser(req).userId, req.body.auditId, req.body.feedback),
   );
 
   app.get(
     '/feedback/:auditId',
-    { preHandler: app.requireUser, schema: { params: ZAuditIdParams, response: { 200: z.array(ZFeedback) } } },
+    {
+      preHandler: app.requireUser,
+      schema: { params: ZAuditIdParams, response: { 200: z.array(ZFeedback) } },
+    },
     async (req) => auditFeedback(app.db, currentUser(req).userId, req.params.auditId),
   );
 };

@@ -35,10 +35,16 @@ export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
       const audit = await findOwnedAudit(app.db, req.query.auditId, identity.userId);
       if (!audit) throw notFound('Audit not found');
       const header = req.headers['last-event-id'];
-      const lastEventId = (Array.isArray(header) ? header[0] : header) ?? req.query.lastEventId ?? null;
+      const lastEventId =
+        (Array.isArray(header) ? header[0] : header) ?? req.query.lastEventId ?? null;
       reply.hijack();
       const stream = await streamProgress(
-        { db: app.db, progress: app.progress, heartbeatMs: app.config.SSE_HEARTBEAT_MS, log: req.log },
+        {
+          db: app.db,
+          progress: app.progress,
+          heartbeatMs: app.config.SSE_HEARTBEAT_MS,
+          log: req.log,
+        },
         audit,
         lastEventId,
         reply.raw,

@@ -59,7 +59,8 @@ export function buildAuditInputs(body: TAnalyzeRequest): TAuditInputs {
   const fields = ['competitorUrl1', 'competitorUrl2', 'competitorUrl3'] as const;
   const raw = fields.map((f) => body[f] ?? '');
   raw.forEach((value, i) => {
-    if (parseAppStoreUrl(value).status === 'invalid') throw badRequest(`${fields[i]!}: ${ANALYZE_URL_ERROR}`);
+    if (parseAppStoreUrl(value).status === 'invalid')
+      throw badRequest(`${fields[i]!}: ${ANALYZE_URL_ERROR}`);
   });
   const competitors: TAuditApp[] = selectCompetitors(body.appStoreUrl, raw).map((c) => ({
     appId: c.appId,
@@ -87,7 +88,11 @@ export interface StartAuditDeps {
  * after its attempts fails the audit. Returns the audit id without waiting for any job.
  * When Redis refuses the flow the audit is marked failed and a 503 is thrown.
  */
-export async function startAudit(deps: StartAuditDeps, identity: SessionIdentity, inputs: TAuditInputs): Promise<string> {
+export async function startAudit(
+  deps: StartAuditDeps,
+  identity: SessionIdentity,
+  inputs: TAuditInputs,
+): Promise<string> {
   const audit = await insertAudit(deps.db, {
     userId: identity.userId,
     accessCodeId: identity.accessCodeId,
@@ -116,12 +121,22 @@ export async function startAudit(deps: StartAuditDeps, identity: SessionIdentity
           role: a.role,
           appStoreUrl: a.appStoreUrl,
         }),
-        opts: { ...JOBS.scrape.options, jobId: scrapeJobId(audit.id, a.appId), failParentOnFailure: true },
+        opts: {
+          ...JOBS.scrape.options,
+          jobId: scrapeJobId(audit.id, a.appId),
+          failParentOnFailure: true,
+        },
       })),
     });
   } catch (err) {
-    await failAudit(deps.db, audit.id, 'The analysis could not be queued. Please try again.').catch(() => undefined);
-    throw new AppError('SERVICE_UNAVAILABLE', 'The analysis queue is unavailable. Please try again shortly.', { cause: err });
+    await failAudit(deps.db, audit.id, 'The analysis could not be queued. Please try again.').catch(
+      () => undefined,
+    );
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      'The analysis queue is unavailable. Please try again shortly.',
+      { cause: err },
+    );
   }
   return audit.id;
 }
@@ -219,12 +234,23 @@ export function toAudit(row: AuditRow): TAudit {
 
 /** A saved audit row in the API's shape (contracts `ZSavedAudit`). */
 export function toSavedAudit(row: SavedAuditRow): TSavedAudit {
-  return { id: row.id, auditId: row.audit_id, name: row.name, storefront: row.storefront, createdAt: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    auditId: row.audit_id,
+    name: row.name,
+    storefront: row.storefront,
+    createdAt: row.created_at.toISOString(),
+  };
 }
 
 /** A feedback row in the API's shape (contracts `ZFeedback`). */
 export function toFeedback(row: FeedbackRow): TFeedback {
-  return { id: row.id, auditId: row.audit_id, feedback: row.feedback, createdAt: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    auditId: row.audit_id,
+    feedback: row.feedback,
+    createdAt: row.created_at.toISOString(),
+  };
 }
 
 /**
@@ -232,11 +258,19 @@ export function toFeedback(row: FeedbackRow): TFeedback {
  * is blank '<app name> <CC> <dd-mm-yyyy>' built from the audit (`buildSavedAuditName`). 404
  * when the audit does not exist or is someone else's.
  */
-export async function saveAudit(db: Db, userId: string, body: TSaveAuditBody, now = new Date()): Promise<TSavedAudit> {
+export async function saveAudit(
+  db: Db,
+  userId: string,
+  body: TSaveAuditBody,
+  now = new Date(),
+): Promise<TSavedAudit> {
   const audit = await findOwnedAudit(db, body.auditId, userId);
   if (!audit) throw notFound('Audit not found');
-  const name = body.name || buildSavedAuditName(audit.app_name ?? `App ${audit.app_id}`, body.storefront, now);
-  return toSavedAudit(await insertSavedAudit(db, { userId, auditId: audit.id, name, storefront: body.storefront }));
+  const name =
+    body.name || buildSavedAuditName(audit.app_name ?? `App ${audit.app_id}`, body.storefront, now);
+  return toSavedAudit(
+    await insertSavedAudit(db, { userId, auditId: audit.id, name, storefront: body.storefront }),
+  );
 }
 
 /** The user's saved audits, newest first. */
@@ -250,7 +284,12 @@ export async function removeSavedAudit(db: Db, userId: string, id: string): Prom
 }
 
 /** Records feedback about the user's own audit; 404 when it is not theirs. */
-export async function addFeedback(db: Db, userId: string, auditId: string, feedback: string): Promise<TFeedback> {
+export async function addFeedback(
+  db: Db,
+  userId: string,
+  auditId: string,
+  feedback: string,
+): Promise<TFeedback> {
   const audit = await findOwnedAudit(db, auditId, userId);
   if (!audit) throw notFound('Audit not found');
   return toFeedback(await insertFeedback(db, { auditId: audit.id, userId, feedback }));

@@ -89,7 +89,12 @@ export class ProgressAggregator {
         return this.applyAnalysisStep(event.step, event.emittedAt);
       case 'error':
         this.terminal = 'error';
-        return [{ event: 'error', data: { message: event.message, ...(event.code ? { code: event.code } : {}) } }];
+        return [
+          {
+            event: 'error',
+            data: { message: event.message, ...(event.code ? { code: event.code } : {}) },
+          },
+        ];
       case 'complete':
         this.terminal = 'complete';
         return [{ event: 'complete', data: { auditId: event.auditId } }];
@@ -101,7 +106,7 @@ export class ProgressAggregator {
     if (!SCRAPE_STEP_IDS.includes(event.step_id)) return [];
     if (!this.apps.includes(event.appId)) this.apps.push(event.appId);
     let steps = this.perApp.get(event.appId);
-    if (!steps) this.perApp.set(event.appId, (steps = new Map()));
+    if (!steps) this.perApp.set(event.appId, (steps = new Map<TStepId, AppStepState>()));
     const prev = steps.get(event.step_id);
     if (prev?.status === 'done') return [];
     const next: AppStepState = {
@@ -120,8 +125,9 @@ export class ProgressAggregator {
     if (ANALYSIS_STEP_IDS.includes(step.step_id)) {
       // The analysis job starts only after every app was scraped: close what is still open.
       for (const id of SCRAPE_STEP_IDS) {
-        const agg = this.aggregate(id);
-        if (agg.status !== 'done') out.push(...this.emitIfChanged(this.closed(id, agg, step.started_at), emittedAt));
+        if (this.aggregate(id).status === 'done') continue;
+        this.close(id, step.started_at);
+        out.push(...this.emitIfChanged(this.aggregate(id), emittedAt));
       }
     }
     const prev = this.analysis.get(step.step_id);
@@ -143,11 +149,25 @@ export class ProgressAggregator {
     const done = states.filter((s) => s?.status === 'done').length;
     const failed = states.find((s) => s?.status === 'error');
     const started = states.filter((s): s is AppStepState => !!s && s.status !== 'pending');
-    const startedAt = started.map((s) => s.startedAt).filter((t): t is string => !!t).sort()[0] ?? null;
-    const status: TStepStatus = failed ? 'error' : n > 0 && done === n ? 'done' : started.length > 0 ? 'in_progress' : 'pending';
+    const startedAt =
+      started
+        .map((s) => s.startedAt)
+        .filter((t): t is string => !!t)
+        .sort()[0] ?? null;
+    const status: TStepStatus = failed
+      ? 'error'
+      : n > 0 && done === n
+        ? 'done'
+        : started.length > 0
+          ? 'in_progress'
+          : 'pending';
     const endedAt =
       status === 'done' || status === 'error'
-        ? (states.map((s) => s?.endedAt).filter((t): t is string => !!t).sort().at(-1) ?? null)
+        ? (states
+            .map((s) => s?.endedAt)
+            .filter((t): t is string => !!t)
+            .sort()
+            .at(-1) ?? null)
         : null;
     return {
       step_id: id,
@@ -159,27 +179,38 @@ export class ProgressAggregator {
     };
   }
 
-  private closed(id: TStepId, agg: TProgressStep, at: string | null): TProgressStep {
-    const n = this.apps.length;
-    const states = this.apps.map((a) => this.appState(a, id));
-    return {
-      ...agg,
-      status: 'done',
-      message: this.message(id, n, n, states),
-      progress_pct: 100,
-      started_at: agg.started_at ?? at,
-      ended_at: at ?? agg.started_at,
-    };
+  /** Marks step `id` done for every app that has not finished it (at `at`, ISO 8601). */
+  private close(id: TStepId, at: string | null): void {
+    for (const appId of this.apps) {
+      let steps = this.perApp.get(appId);
+      if (!steps) this.perApp.set(appId, (steps = new Map<TStepId, AppStepState>()));
+      const prev = steps.get(id);
+      if (prev?.status === 'done') continue;
+      steps.set(id, {
+        status: 'done',
+        message: prev?.message ?? '',
+        startedAt: prev?.startedAt ?? at,
+        endedAt: at,
+        cacheHit: prev?.cacheHit,
+      });
+    }
   }
 
-  private message(id: TStepId, done: number, n: number, states: Array<AppStepState | undefined>): string {
+  private message(
+    id: TStepId,
+    done: number,
+    n: number,
+    states: Array<AppStepState | undefined>,
+  ): string {
     const of = `${done} of ${count(n, 'app')}`;
     switch (id) {
       case 'url_validation':
         return `Validated ${of}`;
       case 'cache_check': {
         const hits = states.filter(
-          (s) => s?.status === 'done' && (s.cacheHit ?? (CACHE_HIT_TEXT.test(s.message) && !CACHE_MISS_TEXT.test(s.message))),
+          (s) =>
+            s?.status === 'done' &&
+            (s.cacheHit ?? (CACHE_HIT_TEXT.test(s.message) && !CACHE_MISS_TEXT.test(s.message))),
         ).length;
         return `Checked the cache for ${of}` + (hits > 0 ? `: ${count(hits, 'cache hit')}` : '');
       }

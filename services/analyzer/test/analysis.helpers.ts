@@ -1,0 +1,194 @@
+import { Worker, FlowProducer } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { AppNotFoundError } from '@aso/appstore';
+import {
+  DEFAULT_FIXTURES_DIR,
+  fetchAppListing,
+  startReplayServer,
+  type TReplayServer,
+} from '@aso/appstore/node';
+import { ZAuditInputs, type TAuditInputs, type TBusEvent } from '@aso/contracts';
+import { insertAudit, type Db } from '@aso/db';
+import { createRedis, JOBS, ProgressBus, UnrecoverableError, type ProgressEntry } from '@aso/queue';
+import { parseWorkerEnv } from '../src/env';
+import { startAnalyzer } from '../src/service';
+
+export const SPOTIFY = {
+  appId: '324684580',
+  storefront: 'us',
+  appStoreUrl: 'https://apps.apple.com/us/app/id324684580?platform=iphone',
+};
+export const INSTAGRAM = {
+  appId: '389801252',
+  storefront: 'us',
+  appStoreUrl: 'https://apps.apple.com/us/app/id389801252?platform=iphone',
+};
+export const TIKTOK = {
+  appId: '835599320',
+  storefront: 'us',
+  appStoreUrl: 'https://apps.apple.com/us/app/id835599320?platform=iphone',
+};
+
+/** The recorded store answers (house rule: read in place, never copied). */
+export const fixturesDir = () => `${process.env.FIXTURES_DIR || DEFAULT_FIXTURES_DIR}/appstore`;
+
+/** A running analyzer, a replay server and the test's `scrape` worker. */
+export interface AnalysisStack {
+  replay: TReplayServer;
+  redis: Redis;
+  bus: ProgressBus;
+  flows: FlowProducer;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts, for one test: the replay server (port 0), the real analyzer service (`startAnalyzer`)
+ * with `env` overrides, and a `scrape` worker that reads the store through the real store
+ * client of `@aso/appstore` against the replay server (the scraper service's handler is
+ * tested in its own package; this keeps the analyzer's tests independent of it). An app the
+ * store does not know fails its scrape job at once, like the scraper does.
+ */
+export async function startStack(
+  db: { url: string },
+  redisFixture: { url: string; prefix: string },
+  env: Record<string, string> = {},
+): Promise<AnalysisStack> {
+  const replay = await startReplayServer({ port: 0, fixturesDir: fixturesDir() });
+  const analyzer = await startAnalyzer(
+    parseWorkerEnv({
+      DATABASE_URL: db.url,
+      REDIS_URL: redisFixture.url,
+      QUEUE_PREFIX: redisFixture.prefix,
+      HEALTH_PORT: '0',
+      LOG_LEVEL: 'silent',
+      ...env,
+    }),
+    { handleSignals: false, log: pino({ level: 'silent' }) },
+  );
+  const scrapeConn = createRedis(redisFixture.url, { role: 'worker', name: 'test:scrape' });
+  const scraper = new Worker(
+    JOBS.scrape.queue,
+    async (job) => {
+      const data = JOBS.scrape.schema.parse(job.data);
+      try {
+        const { listing } = await fetchAppListing({
+          appId: data.appId,
+          storefront: data.storefront,
+          itunesOrigin: replay.url,
+          appStoreOrigin: replay.url,
+          timeoutMs: 5_000,
+        });
+        return listing;
+      } catch (err) {
+        if (err instanceof AppNotFoundError) throw new UnrecoverableError(err.message);
+        throw err;
+      }
+    },
+    { connection: scrapeConn, prefix: redisFixture.prefix, concurrency: 4 },
+  );
+  const redis = createRedis(redisFixture.url, { role: 'producer', name: 'test:commands' });
+  const bus = new ProgressBus(redis, { prefix: redisFixture.prefix });
+  const flows = new FlowProducer({ connection: redis, prefix: redisFixture.prefix });
+  return {
+    replay,
+    redis,
+    bus,
+    flows,
+    close: async () => {
+      await scraper.close();
+      await analyzer.close();
+      await flows.close();
+      scrapeConn.disconnect();
+      redis.disconnect();
+      await replay.close();
+    },
+  };
+}
+
+/**
+ * Inserts an audit for `userId` and adds its flow the way the gateway does (parent `analysis`,
+ * one `scrape` child per app with `failParentOnFailure`). Returns the audit id.
+ */
+export async function enqueueAudit(
+  db: Db,
+  flows: FlowProducer,
+  userId: string,
+  inputs: TAuditInputs,
+): Promise<string> {
+  const parsed = ZAuditInputs.parse(inputs);
+  const audit = await insertAudit(db, {
+    userId,
+    accessCodeId: null,
+    appId: parsed.main.appId,
+    storefront: parsed.main.storefront,
+    appStoreUrl: parsed.main.appStoreUrl,
+    inputs: parsed,
+  });
+  const apps = [
+    { ...parsed.main, role: 'main' as const },
+    ...parsed.competitors.map((c) => ({ ...c, role: 'competitor' as const })),
+  ];
+  await flows.add({
+    name: 'analysis',
+    queueName: 'analysis',
+    data: { auditId: audit.id },
+    opts: { ...JOBS.analysis.options, jobId: `${audit.id}:analysis:all` },
+    children: apps.map((a) => ({
+      name: 'scrape',
+      queueName: 'scrape',
+      data: { auditId: audit.id, ...a },
+      opts: {
+        ...JOBS.scrape.options,
+        jobId: `${audit.id}:scrape:${a.appId}`,
+        failParentOnFailure: true,
+      },
+    })),
+  });
+  return audit.id;
+}
+
+/** Inserts a user (with the access code it registered with) and returns its id. */
+export async function insertUser(db: Db, email: string): Promise<string> {
+  const code = await db
+    .insertInto('access_codes')
+    .values({ code: `T-${Math.random().toString(36).slice(2, 10).toUpperCase()}`, max_uses: 5 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const user = await db
+    .insertInto('users')
+    .values({ email, access_code_id: code.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return user.id;
+}
+
+/** Reads the audit's progress stream until a `complete` or `error` event (or throws after `timeoutMs`). */
+export async function waitForTerminal(
+  bus: ProgressBus,
+  auditId: string,
+  timeoutMs = 30_000,
+): Promise<ProgressEntry[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const entries = await bus.read(auditId);
+    if (entries.some((e) => e.event.type === 'complete' || e.event.type === 'error'))
+      return entries;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `no terminal event for ${auditId} within ${timeoutMs} ms: ${JSON.stringify(entries.map((e) => e.event.type))}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The events of `entries` of type `type`. */
+export function eventsOf<T extends TBusEvent['type']>(
+  entries: ProgressEntry[],
+  type: T,
+): Array<Extract<TBusEvent, { type: T }>> {
+  return entries
+    .map((e) => e.event)
+    .filter((e): e is Extract<TBusEvent, { type: T }> => e.type === type);
+}

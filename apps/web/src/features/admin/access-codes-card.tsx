@@ -15,7 +15,14 @@ import {
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/api';
 import { formatDateTime } from './admin-form.rules';
@@ -24,8 +31,9 @@ import { EmptyState, ErrorState, LoadingRows, copyToClipboard } from './section-
 
 /**
  * Active Access Codes (spec section 2): each code with its uses, expiry and creation date, a
- * copy button and a deactivate button behind a confirmation. The code this browser is unlocked
- * with cannot be deactivated from here (that would lock the admin out mid-session).
+ * copy button and a deactivate button behind a confirmation. Admin codes cannot be deactivated
+ * from here: they come from the server configuration, and losing the one in use would lock the
+ * admin out mid-session.
  */
 export function AccessCodesCard({ adminCode }: { adminCode: string }) {
   const queryClient = useQueryClient();
@@ -35,11 +43,18 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
   const deactivate = useMutation({
     mutationFn: (target: string) => deactivateAccessCode(adminCode, target),
     onSuccess: async (_data, target) => {
-      toast({ title: 'Code Deactivated', description: `${target} can no longer be used to sign in.` });
+      toast({
+        title: 'Code Deactivated',
+        description: `${target} can no longer be used to sign in.`,
+      });
       await queryClient.invalidateQueries({ queryKey: adminKeys.codes });
     },
     onError: (err) =>
-      toast({ variant: 'destructive', title: 'Deactivation Failed', description: serverMessage(err, 'Failed to deactivate the code') }),
+      toast({
+        variant: 'destructive',
+        title: 'Deactivation Failed',
+        description: serverMessage(err, 'Failed to deactivate the code'),
+      }),
   });
 
   const active = codes.data?.filter((c) => c.active) ?? [];
@@ -50,13 +65,19 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
         <CardTitle className="flex items-center gap-2 text-base">
           <KeySquare className="size-4 text-primary" /> Active Access Codes
         </CardTitle>
-        <CardDescription>Deactivating a code ends the sessions opened with it and stops its users from signing in.</CardDescription>
+        <CardDescription>
+          Deactivating a code ends the sessions opened with it and stops its users from signing in.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {codes.isPending ? (
           <LoadingRows />
         ) : codes.isError ? (
-          <ErrorState error={codes.error} what="access codes" onRetry={() => void codes.refetch()} />
+          <ErrorState
+            error={codes.error}
+            what="access codes"
+            onRetry={() => void codes.refetch()}
+          />
         ) : active.length === 0 ? (
           <EmptyState text="No active access codes." />
         ) : (
@@ -76,16 +97,27 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
                 <TableRow key={c.id} data-testid={`code-row-${c.code}`}>
                   <TableCell className="font-mono font-medium tracking-wide">{c.code}</TableCell>
                   <TableCell>
-                    <Badge variant={c.is_admin ? 'warning' : 'secondary'}>{c.is_admin ? 'Admin' : 'User'}</Badge>
+                    <Badge variant={c.is_admin ? 'warning' : 'secondary'}>
+                      {c.is_admin ? 'Admin' : 'User'}
+                    </Badge>
                   </TableCell>
                   <TableCell className="text-right tabular-nums">
                     {c.uses} / {c.max_uses}
                   </TableCell>
-                  <TableCell className="text-muted-foreground">{c.expires_at ? formatDateTime(c.expires_at) : 'never'}</TableCell>
-                  <TableCell className="text-muted-foreground">{formatDateTime(c.created_at)}</TableCell>
+                  <TableCell className="text-muted-foreground">
+                    {c.expires_at ? formatDateTime(c.expires_at) : 'never'}
+                  </TableCell>
+                  <TableCell className="text-muted-foreground">
+                    {formatDateTime(c.created_at)}
+                  </TableCell>
                   <TableCell>
                     <div className="flex justify-end gap-1">
-                      <Button variant="ghost" size="sm" onClick={() => void copyToClipboard(c.code)} aria-label={`Copy ${c.code}`}>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => void copyToClipboard(c.code)}
+                        aria-label={`Copy ${c.code}`}
+                      >
                         <Copy /> copy
                       </Button>
                       <Button
@@ -93,8 +125,12 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
                         size="sm"
                         className="text-destructive hover:bg-destructive/10 hover:text-destructive"
                         onClick={() => setPending(c)}
-                        disabled={c.code === adminCode || deactivate.isPending}
-                        title={c.code === adminCode ? 'This is the code you are signed in to the admin screen with' : undefined}
+                        disabled={c.is_admin || c.code === adminCode || deactivate.isPending}
+                        title={
+                          c.is_admin
+                            ? 'Admin codes are managed through the server configuration'
+                            : undefined
+                        }
                         aria-label={`Deactivate ${c.code}`}
                       >
                         <Ban /> deactivate
@@ -112,7 +148,8 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
           <AlertDialogHeader>
             <AlertDialogTitle>Are you sure?</AlertDialogTitle>
             <AlertDialogDescription>
-              The access code {pending?.code} will be deactivated: its users are signed out and can no longer log in with it.
+              The access code {pending?.code} will be deactivated: its users are signed out and can
+              no longer log in with it.
             </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>

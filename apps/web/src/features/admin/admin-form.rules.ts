@@ -30,11 +30,15 @@ export function parseGenerateForm(maxUses: string, expiresIn: string): TGenerate
   let days: number | undefined;
   if (expiresIn.trim() !== '') {
     const parsed = wholeNumber(expiresIn);
-    if (parsed === null || parsed < 1) errors.expiresIn = 'Expiry must be a whole number of days, at least 1';
+    if (parsed === null || parsed < 1)
+      errors.expiresIn = 'Expiry must be a whole number of days, at least 1';
     else days = parsed;
   }
   if (errors.maxUses || errors.expiresIn) return { ok: false, errors };
-  return { ok: true, value: days === undefined ? { maxUses: uses! } : { maxUses: uses!, expiresIn: days } };
+  return {
+    ok: true,
+    value: days === undefined ? { maxUses: uses! } : { maxUses: uses!, expiresIn: days },
+  };
 }
 
 const DATE_TIME = new Intl.DateTimeFormat('en-US', {

@@ -36,7 +36,11 @@ export function AdminGate() {
         return;
       }
       setError(ADMIN_TEXTS.denied);
-      toast({ variant: 'destructive', title: ADMIN_TEXTS.deniedTitle, description: ADMIN_TEXTS.denied });
+      toast({
+        variant: 'destructive',
+        title: ADMIN_TEXTS.deniedTitle,
+        description: ADMIN_TEXTS.denied,
+      });
     } catch (err) {
       const reason = err instanceof ApiError ? serverMessage(err, '') : '';
       const text = reason ? `${ADMIN_TEXTS.verifyFailed}: ${reason}` : ADMIN_TEXTS.verifyFailed;
@@ -55,7 +59,9 @@ export function AdminGate() {
             <ShieldCheck className="size-6" />
           </div>
           <CardTitle className="text-xl">Admin access</CardTitle>
-          <CardDescription>Enter an admin access code to manage access codes, caches, audit history and feedback.</CardDescription>
+          <CardDescription>
+            Enter an admin access code to manage access codes, caches, audit history and feedback.
+          </CardDescription>
         </CardHeader>
         <CardContent>
           <form className="flex flex-col gap-4" onSubmit={(event) => void submit(event)}>
@@ -79,7 +85,11 @@ export function AdminGate() {
                 />
               </div>
               {error && (
-                <p role="alert" className="text-sm font-medium text-destructive" data-testid="admin-gate-error">
+                <p
+                  role="alert"
+                  className="text-sm font-medium text-destructive"
+                  data-testid="admin-gate-error"
+                >
                   {error}
                 </p>
               )}

@@ -11,7 +11,12 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { AccessCodesCard } from './access-codes-card';
 import { AdminGate } from './admin-gate';
 import { clearAdminCode, useAdminCode } from './admin-session';
-import { adminAuditsSummaryQuery, adminCodesQuery, adminFeedbacksQuery, adminKeys } from './admin.api';
+import {
+  adminAuditsSummaryQuery,
+  adminCodesQuery,
+  adminFeedbacksQuery,
+  adminKeys,
+} from './admin.api';
 import { CacheCard } from './cache-card';
 import { GenerateCodeCard } from './generate-code-card';
 import { AuditHistoryCard, FeedbackCard } from './history-cards';
@@ -44,7 +49,10 @@ function Stats({ adminCode }: { adminCode: string }) {
     <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
       <Stat label="Total audits" value={show(summary.data?.totalAudits, summary.isError)} />
       <Stat label="Apps audited" value={show(summary.data?.uniqueApps, summary.isError)} />
-      <Stat label="Active access codes" value={show(codes.data?.filter((c) => c.active).length, codes.isError)} />
+      <Stat
+        label="Active access codes"
+        value={show(codes.data?.filter((c) => c.active).length, codes.isError)}
+      />
       <Stat label="Feedback entries" value={show(feedbacks.data?.length, feedbacks.isError)} />
     </div>
   );
@@ -53,16 +61,25 @@ function Stats({ adminCode }: { adminCode: string }) {
 function AdminDashboard({ adminCode }: { adminCode: string }) {
   const queryClient = useQueryClient();
   return (
-    <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 p-4 md:p-6" data-testid="admin-dashboard">
+    <div
+      className="mx-auto flex w-full max-w-7xl flex-col gap-6 p-4 md:p-6"
+      data-testid="admin-dashboard"
+    >
       <header className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-col gap-1">
           <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight">
             <Shield className="size-6 text-primary" /> Admin dashboard
           </h1>
-          <p className="text-sm text-muted-foreground">Access codes, caches, audit history and user feedback.</p>
+          <p className="text-sm text-muted-foreground">
+            Access codes, caches, audit history and user feedback.
+          </p>
         </div>
         <div className="flex gap-2">
-          <Button variant="outline" size="sm" onClick={() => void queryClient.invalidateQueries({ queryKey: adminKeys.all })}>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => void queryClient.invalidateQueries({ queryKey: adminKeys.all })}
+          >
             <RefreshCw /> refresh
           </Button>
           <Button variant="outline" size="sm" onClick={clearAdminCode}>

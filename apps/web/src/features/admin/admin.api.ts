@@ -15,7 +15,8 @@ import {
 } from '@aso/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, apiFetch, arrayOf, type ApiFetchOptions } from '@/lib/api';
-import { clearAdminCode } from './admin-session';
+import { toast } from '@/components/ui/use-toast';
+import { clearAdminCode, getAdminCode } from './admin-session';
 
 /** Texts of spec section 8 ("Admin"). */
 export const ADMIN_TEXTS = {
@@ -34,11 +35,25 @@ export const adminKeys = {
   audits: ['/api/admin', 'audits'] as const,
 };
 
-async function adminFetch<T>(code: string, path: string, options: ApiFetchOptions<T> = {}): Promise<T> {
+async function adminFetch<T>(
+  code: string,
+  path: string,
+  options: ApiFetchOptions<T> = {},
+): Promise<T> {
   try {
-    return await apiFetch(path, { ...options, headers: { ...options.headers, 'x-access-code': code } });
+    return await apiFetch(path, {
+      ...options,
+      headers: { ...options.headers, 'x-access-code': code },
+    });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 403) clearAdminCode();
+    if (err instanceof ApiError && err.status === 403 && getAdminCode() === code) {
+      clearAdminCode();
+      toast({
+        variant: 'destructive',
+        title: ADMIN_TEXTS.deniedTitle,
+        description: ADMIN_TEXTS.denied,
+      });
+    }
     throw err;
   }
 }
@@ -51,15 +66,22 @@ async function adminFetch<T>(code: string, path: string, options: ApiFetchOption
  * @throws {ApiError} when the call fails (e.g. 429 rate limited); a TypeError on network failure.
  */
 export async function verifyAdminCode(code: string): Promise<boolean> {
-  const answer = await apiFetch<unknown>('/api/check-access', { headers: { 'x-access-code': code } });
-  return typeof answer === 'object' && answer !== null && (answer as { isAdmin?: unknown }).isAdmin === true;
+  const answer = await apiFetch<unknown>('/api/check-access', {
+    headers: { 'x-access-code': code },
+  });
+  return (
+    typeof answer === 'object' &&
+    answer !== null &&
+    (answer as { isAdmin?: unknown }).isAdmin === true
+  );
 }
 
 /** Active access codes, newest first. */
 export function adminCodesQuery(code: string) {
   return queryOptions({
     queryKey: adminKeys.codes,
-    queryFn: ({ signal }) => adminFetch(code, '/api/admin/codes', { signal, schema: arrayOf(ZAccessCode) }),
+    queryFn: ({ signal }) =>
+      adminFetch(code, '/api/admin/codes', { signal, schema: arrayOf(ZAccessCode) }),
   });
 }
 
@@ -67,7 +89,8 @@ export function adminCodesQuery(code: string) {
 export function adminCacheQuery(code: string) {
   return queryOptions({
     queryKey: adminKeys.cache,
-    queryFn: ({ signal }) => adminFetch(code, '/api/admin/cache', { signal, schema: arrayOf(ZCachedApp) }),
+    queryFn: ({ signal }) =>
+      adminFetch(code, '/api/admin/cache', { signal, schema: arrayOf(ZCachedApp) }),
   });
 }
 
@@ -76,7 +99,10 @@ export function adminAuditHistoryQuery(code: string) {
   return queryOptions({
     queryKey: adminKeys.auditHistory,
     queryFn: async ({ signal }) => {
-      const items = await adminFetch(code, '/api/admin/audit-history', { signal, schema: arrayOf(ZAuditHistoryItem) });
+      const items = await adminFetch(code, '/api/admin/audit-history', {
+        signal,
+        schema: arrayOf(ZAuditHistoryItem),
+      });
       return [...items].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
     },
   });
@@ -87,7 +113,10 @@ export function adminFeedbacksQuery(code: string) {
   return queryOptions({
     queryKey: adminKeys.feedbacks,
     queryFn: async ({ signal }) => {
-      const items = await adminFetch(code, '/api/admin/feedbacks', { signal, schema: arrayOf(ZAdminFeedback) });
+      const items = await adminFetch(code, '/api/admin/feedbacks', {
+        signal,
+        schema: arrayOf(ZAdminFeedback),
+      });
       return [...items].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
     },
   });
@@ -97,7 +126,8 @@ export function adminFeedbacksQuery(code: string) {
 export function adminAuditsSummaryQuery(code: string) {
   return queryOptions({
     queryKey: adminKeys.audits,
-    queryFn: ({ signal }) => adminFetch(code, '/api/admin/audits', { signal, schema: ZAdminAuditsSummary }),
+    queryFn: ({ signal }) =>
+      adminFetch(code, '/api/admin/audits', { signal, schema: ZAdminAuditsSummary }),
   });
 }
 
@@ -108,10 +138,17 @@ export interface TGenerateInput {
 }
 
 /** `POST /api/admin/generate-code`: the new access code. */
-export async function generateAccessCode(code: string, input: TGenerateInput): Promise<TAccessCode> {
+export async function generateAccessCode(
+  code: string,
+  input: TGenerateInput,
+): Promise<TAccessCode> {
   const body: TGenerateInput = { maxUses: input.maxUses };
   if (input.expiresIn !== undefined) body.expiresIn = input.expiresIn;
-  const answer = await adminFetch(code, '/api/admin/generate-code', { method: 'POST', body, schema: ZGenerateCodeAnswer });
+  const answer = await adminFetch(code, '/api/admin/generate-code', {
+    method: 'POST',
+    body,
+    schema: ZGenerateCodeAnswer,
+  });
   return answer.code;
 }
 

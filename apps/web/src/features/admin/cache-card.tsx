@@ -2,7 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Database, Loader2, Trash2 } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/api';
 import { formatDateTime } from './admin-form.rules';
@@ -27,7 +34,11 @@ export function CacheCard({ adminCode }: { adminCode: string }) {
       await queryClient.invalidateQueries({ queryKey: adminKeys.cache });
     },
     onError: (err) =>
-      toast({ variant: 'destructive', title: 'Clear Cache Failed', description: serverMessage(err, 'Failed to clear the cache') }),
+      toast({
+        variant: 'destructive',
+        title: 'Clear Cache Failed',
+        description: serverMessage(err, 'Failed to clear the cache'),
+      }),
   });
 
   return (
@@ -36,7 +47,10 @@ export function CacheCard({ adminCode }: { adminCode: string }) {
         <CardTitle className="flex items-center gap-2 text-base">
           <Database className="size-4 text-primary" /> Cache Management
         </CardTitle>
-        <CardDescription>Store data cached per app. Clearing it makes the next audit of that app read the store again.</CardDescription>
+        <CardDescription>
+          Store data cached per app. Clearing it makes the next audit of that app read the store
+          again.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {cache.isPending ? (
@@ -50,10 +64,7 @@ export function CacheCard({ adminCode }: { adminCode: string }) {
             <TableHeader>
               <TableRow>
                 <TableHead>App</TableHead>
-                <TableHead>App ID</TableHead>
-                <TableHead>Storefront</TableHead>
                 <TableHead className="text-right">Snapshots</TableHead>
-                <TableHead>Last fetched</TableHead>
                 <TableHead className="text-right">Action</TableHead>
               </TableRow>
             </TableHeader>
@@ -61,12 +72,20 @@ export function CacheCard({ adminCode }: { adminCode: string }) {
               {cache.data.map((app) => {
                 const busy = clear.isPending && clear.variables === app.appId;
                 return (
-                  <TableRow key={`${app.appId}-${app.storefront}`} data-testid={`cache-row-${app.appId}`}>
-                    <TableCell className="max-w-56 truncate font-medium">{app.appName ?? 'Unknown app'}</TableCell>
-                    <TableCell className="font-mono text-xs">{app.appId}</TableCell>
-                    <TableCell className="uppercase">{app.storefront}</TableCell>
+                  <TableRow
+                    key={`${app.appId}-${app.storefront}`}
+                    data-testid={`cache-row-${app.appId}`}
+                  >
+                    <TableCell className="max-w-60 whitespace-normal">
+                      <p className="truncate font-medium" title={app.appName ?? undefined}>
+                        {app.appName ?? 'Unknown app'}
+                      </p>
+                      <p className="text-xs text-muted-foreground">
+                        id{app.appId} · {app.storefront.toUpperCase()} · fetched{' '}
+                        {formatDateTime(app.lastFetchedAt)}
+                      </p>
+                    </TableCell>
                     <TableCell className="text-right tabular-nums">{app.snapshots}</TableCell>
-                    <TableCell className="text-muted-foreground">{formatDateTime(app.lastFetchedAt)}</TableCell>
                     <TableCell className="text-right">
                       <Button
                         variant="outline"

@@ -26,14 +26,22 @@ export function GenerateCodeCard({ adminCode }: { adminCode: string }) {
   const [created, setCreated] = useState<TAccessCode | null>(null);
 
   const generate = useMutation({
-    mutationFn: (input: { maxUses: number; expiresIn?: number }) => generateAccessCode(adminCode, input),
+    mutationFn: (input: { maxUses: number; expiresIn?: number }) =>
+      generateAccessCode(adminCode, input),
     onSuccess: async (code) => {
       setCreated(code);
-      toast({ title: 'Access Code Generated', description: `${code.code} allows ${code.max_uses} sign-ups.` });
+      toast({
+        title: 'Access Code Generated',
+        description: `${code.code} allows ${code.max_uses} sign-ups.`,
+      });
       await queryClient.invalidateQueries({ queryKey: adminKeys.codes });
     },
     onError: (err) =>
-      toast({ variant: 'destructive', title: 'Generation Failed', description: serverMessage(err, 'Failed to generate an access code') }),
+      toast({
+        variant: 'destructive',
+        title: 'Generation Failed',
+        description: serverMessage(err, 'Failed to generate an access code'),
+      }),
   });
 
   const submit = (event: FormEvent) => {
@@ -56,7 +64,11 @@ export function GenerateCodeCard({ adminCode }: { adminCode: string }) {
         <CardDescription>New users register with an email and one of these codes.</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        <form className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start" onSubmit={submit} noValidate>
+        <form
+          className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
+          onSubmit={submit}
+          noValidate
+        >
           <div className="flex flex-col gap-1.5">
             <Label htmlFor={usesId}>Max uses</Label>
             <Input
@@ -72,14 +84,14 @@ export function GenerateCodeCard({ adminCode }: { adminCode: string }) {
             {errors.maxUses && <p className="text-xs text-destructive">{errors.maxUses}</p>}
           </div>
           <div className="flex flex-col gap-1.5">
-            <Label htmlFor={daysId}>Expires in (days, optional)</Label>
+            <Label htmlFor={daysId}>Expires in days</Label>
             <Input
               id={daysId}
               type="number"
               min={1}
               step={1}
               inputMode="numeric"
-              placeholder="never"
+              placeholder="optional, never by default"
               value={expiresIn}
               onChange={(event) => setExpiresIn(event.target.value)}
               aria-invalid={errors.expiresIn !== undefined}
@@ -98,12 +110,17 @@ export function GenerateCodeCard({ adminCode }: { adminCode: string }) {
           >
             <div className="flex flex-col gap-0.5">
               <span className="text-xs text-muted-foreground">New access code</span>
-              <code className="font-mono text-lg font-semibold tracking-wider" data-testid="generated-code-value">
+              <code
+                className="font-mono text-lg font-semibold tracking-wider"
+                data-testid="generated-code-value"
+              >
                 {created.code}
               </code>
               <span className="text-xs text-muted-foreground">
                 {created.max_uses} {created.max_uses === 1 ? 'use' : 'uses'}
-                {created.expires_at ? ` · expires ${formatDateTime(created.expires_at)}` : ' · no expiry'}
+                {created.expires_at
+                  ? ` · expires ${formatDateTime(created.expires_at)}`
+                  : ' · no expiry'}
               </span>
             </div>
             <Button variant="outline" size="sm" onClick={() => void copyToClipboard(created.code)}>

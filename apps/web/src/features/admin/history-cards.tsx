@@ -2,7 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { History, MessageSquareText } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
 import { codeTypeLabel, formatDateTime } from './admin-form.rules';
 import { adminAuditHistoryQuery, adminFeedbacksQuery } from './admin.api';
 import { EmptyState, ErrorState, LoadingRows } from './section-state';
@@ -16,13 +23,19 @@ export function AuditHistoryCard({ adminCode }: { adminCode: string }) {
         <CardTitle className="flex items-center gap-2 text-base">
           <History className="size-4 text-primary" /> Audit History
         </CardTitle>
-        <CardDescription>Every audit started, newest first, with the access code it ran under.</CardDescription>
+        <CardDescription>
+          Every audit started, newest first, with the access code it ran under.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {history.isPending ? (
           <LoadingRows rows={4} />
         ) : history.isError ? (
-          <ErrorState error={history.error} what="the audit history" onRetry={() => void history.refetch()} />
+          <ErrorState
+            error={history.error}
+            what="the audit history"
+            onRetry={() => void history.refetch()}
+          />
         ) : history.data.length === 0 ? (
           <EmptyState text="No audits yet." />
         ) : (
@@ -40,7 +53,12 @@ export function AuditHistoryCard({ adminCode }: { adminCode: string }) {
               <TableBody>
                 {history.data.map((item) => (
                   <TableRow key={item.id} data-testid="audit-history-row">
-                    <TableCell className="max-w-48 truncate font-medium">{item.appName ?? 'Unknown app'}</TableCell>
+                    <TableCell
+                      className="max-w-64 truncate font-medium"
+                      title={item.appName ?? undefined}
+                    >
+                      {item.appName ?? 'Unknown app'}
+                    </TableCell>
                     <TableCell className="max-w-72 truncate">
                       {/^https?:\/\//i.test(item.appStoreUrl) ? (
                         <a
@@ -58,9 +76,13 @@ export function AuditHistoryCard({ adminCode }: { adminCode: string }) {
                     </TableCell>
                     <TableCell className="font-mono text-xs">{item.accessCode ?? '—'}</TableCell>
                     <TableCell>
-                      <Badge variant={item.isAdminCode ? 'warning' : 'secondary'}>{codeTypeLabel(item.isAdminCode)}</Badge>
+                      <Badge variant={item.isAdminCode ? 'warning' : 'secondary'}>
+                        {codeTypeLabel(item.isAdminCode)}
+                      </Badge>
                     </TableCell>
-                    <TableCell className="text-muted-foreground">{formatDateTime(item.createdAt)}</TableCell>
+                    <TableCell className="text-muted-foreground">
+                      {formatDateTime(item.createdAt)}
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>
@@ -81,22 +103,34 @@ export function FeedbackCard({ adminCode }: { adminCode: string }) {
         <CardTitle className="flex items-center gap-2 text-base">
           <MessageSquareText className="size-4 text-primary" /> User Feedback
         </CardTitle>
-        <CardDescription>What users wrote in the feedback box of their audit results.</CardDescription>
+        <CardDescription>
+          What users wrote in the feedback box of their audit results.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {feedbacks.isPending ? (
           <LoadingRows />
         ) : feedbacks.isError ? (
-          <ErrorState error={feedbacks.error} what="feedback" onRetry={() => void feedbacks.refetch()} />
+          <ErrorState
+            error={feedbacks.error}
+            what="feedback"
+            onRetry={() => void feedbacks.refetch()}
+          />
         ) : feedbacks.data.length === 0 ? (
           <EmptyState text="No feedback yet." />
         ) : (
           <ul className="flex max-h-[28rem] flex-col gap-3 overflow-y-auto">
             {feedbacks.data.map((f) => (
-              <li key={f.id} className="rounded-lg border bg-muted/20 p-4" data-testid="feedback-item">
+              <li
+                key={f.id}
+                className="rounded-lg border bg-muted/20 p-4"
+                data-testid="feedback-item"
+              >
                 <div className="mb-1.5 flex flex-wrap items-center justify-between gap-2">
                   <span className="text-sm font-medium">{f.appName ?? 'Unknown app'}</span>
-                  <span className="text-xs text-muted-foreground">{formatDateTime(f.createdAt)}</span>
+                  <span className="text-xs text-muted-foreground">
+                    {formatDateTime(f.createdAt)}
+                  </span>
                 </div>
                 <p className="text-sm whitespace-pre-wrap text-foreground/90">{f.feedback}</p>
               </li>

@@ -26,7 +26,15 @@ export function EmptyState({ text }: { text: string }) {
 }
 
 /** A list that failed to load: the server's message and a retry button. */
-export function ErrorState({ error, what, onRetry }: { error: unknown; what: string; onRetry: () => void }) {
+export function ErrorState({
+  error,
+  what,
+  onRetry,
+}: {
+  error: unknown;
+  what: string;
+  onRetry: () => void;
+}) {
   return (
     <div
       role="alert"
@@ -34,7 +42,8 @@ export function ErrorState({ error, what, onRetry }: { error: unknown; what: str
     >
       <AlertTriangle className="size-5 text-destructive" />
       <p>
-        Failed to load {what}: <span className="text-muted-foreground">{serverMessage(error, 'please try again')}</span>
+        Failed to load {what}:{' '}
+        <span className="text-muted-foreground">{serverMessage(error, 'please try again')}</span>
       </p>
       <Button variant="outline" size="sm" onClick={onRetry}>
         <RotateCw /> retry
@@ -49,6 +58,10 @@ export async function copyToClipboard(text: string, label = 'Code'): Promise<voi
     await navigator.clipboard.writeText(text);
     toast({ title: 'Copied', description: `${label} ${text} copied to the clipboard.` });
   } catch {
-    toast({ variant: 'destructive', title: 'Copy Failed', description: `Could not copy; select the ${label.toLowerCase()} and copy it by hand.` });
+    toast({
+      variant: 'destructive',
+      title: 'Copy Failed',
+      description: `Could not copy; select the ${label.toLowerCase()} and copy it by hand.`,
+    });
   }
 }

@@ -1,5 +1,11 @@
 import type { TDatedRow } from '@aso/analytics';
-import { AlertTriangle, BarChart3, Clock3, LineChart as LineChartIcon, Loader2 } from 'lucide-react';
+import {
+  AlertTriangle,
+  BarChart3,
+  Clock3,
+  LineChart as LineChartIcon,
+  Loader2,
+} from 'lucide-react';
 import { useMemo, type ReactNode } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { buildLineChartOption, lineColor } from './chart.options';
@@ -36,7 +42,17 @@ export type TChartCardState =
       onSelectedChange: (selected: string[]) => void;
     };
 
-function StateMessage({ icon, title, body, tone = 'muted' }: { icon: ReactNode; title: string; body?: string; tone?: 'muted' | 'error' }) {
+function StateMessage({
+  icon,
+  title,
+  body,
+  tone = 'muted',
+}: {
+  icon: ReactNode;
+  title: string;
+  body?: string;
+  tone?: 'muted' | 'error';
+}) {
   return (
     <div
       className="flex flex-col items-center justify-center gap-2 rounded-lg border border-dashed bg-muted/20 px-6 text-center"
@@ -70,10 +86,16 @@ export function AnalyticsChartCard({ state }: { state: TChartCardState }) {
           <CardTitle className="flex items-center gap-2 text-base">
             <LineChartIcon className="size-4 text-primary" /> Analytics chart
           </CardTitle>
-          <CardDescription>Daily values of the selected metrics over the applied range.</CardDescription>
+          <CardDescription>
+            Daily values of the selected metrics over the applied range.
+          </CardDescription>
         </div>
         {state.kind === 'ready' && (
-          <MetricSelector metrics={state.metrics} selected={state.selected} onChange={state.onSelectedChange} />
+          <MetricSelector
+            metrics={state.metrics}
+            selected={state.selected}
+            onChange={state.onSelectedChange}
+          />
         )}
       </CardHeader>
       <CardContent>
@@ -86,28 +108,73 @@ export function AnalyticsChartCard({ state }: { state: TChartCardState }) {
 function ChartBody({ state }: { state: TChartCardState }) {
   switch (state.kind) {
     case 'no-dataset':
-      return <StateMessage icon={<BarChart3 className="size-5" />} title={CHART_TEXTS.noDatasetTitle} body={CHART_TEXTS.noDatasetBody} />;
+      return (
+        <StateMessage
+          icon={<BarChart3 className="size-5" />}
+          title={CHART_TEXTS.noDatasetTitle}
+          body={CHART_TEXTS.noDatasetBody}
+        />
+      );
     case 'loading':
-      return <StateMessage icon={<Loader2 className="size-5 animate-spin" />} title={CHART_TEXTS.loading} />;
+      return (
+        <StateMessage
+          icon={<Loader2 className="size-5 animate-spin" />}
+          title={CHART_TEXTS.loading}
+        />
+      );
     case 'expired':
       return (
-        <StateMessage icon={<Clock3 className="size-5" />} title={CHART_TEXTS.expiredTitle} body={CHART_TEXTS.expiredBody} tone="error" />
+        <StateMessage
+          icon={<Clock3 className="size-5" />}
+          title={CHART_TEXTS.expiredTitle}
+          body={CHART_TEXTS.expiredBody}
+          tone="error"
+        />
       );
     case 'error':
-      return <StateMessage icon={<AlertTriangle className="size-5" />} title={CHART_TEXTS.error} tone="error" />;
+      return (
+        <StateMessage
+          icon={<AlertTriangle className="size-5" />}
+          title={CHART_TEXTS.error}
+          tone="error"
+        />
+      );
     case 'ready':
       if (state.selected.length === 0) {
-        return <StateMessage icon={<LineChartIcon className="size-5" />} title={CHART_TEXTS.noMetric} />;
+        return (
+          <StateMessage icon={<LineChartIcon className="size-5" />} title={CHART_TEXTS.noMetric} />
+        );
       }
-      return <ReadyChart entries={state.entries} dateColumn={state.dateColumn} selected={state.selected} />;
+      return (
+        <ReadyChart
+          entries={state.entries}
+          dateColumn={state.dateColumn}
+          selected={state.selected}
+        />
+      );
   }
 }
 
-function ReadyChart({ entries, dateColumn, selected }: { entries: TDatedRow[]; dateColumn: string | null; selected: string[] }) {
-  const option = useMemo(() => buildLineChartOption(entries, selected, dateColumn), [entries, selected, dateColumn]);
+function ReadyChart({
+  entries,
+  dateColumn,
+  selected,
+}: {
+  entries: TDatedRow[];
+  dateColumn: string | null;
+  selected: string[];
+}) {
+  const option = useMemo(
+    () => buildLineChartOption(entries, selected, dateColumn),
+    [entries, selected, dateColumn],
+  );
   return (
     <div className="flex flex-col gap-3">
-      <ul className="flex flex-wrap gap-x-4 gap-y-1.5" data-testid="chart-legend" aria-label="chart legend">
+      <ul
+        className="flex flex-wrap gap-x-4 gap-y-1.5"
+        data-testid="chart-legend"
+        aria-label="chart legend"
+      >
         {selected.map((metric, index) => (
           <li key={metric} className="flex items-center gap-1.5 text-xs text-muted-foreground">
             <span className="h-2 w-3 rounded-sm" style={{ backgroundColor: lineColor(index) }} />
@@ -115,7 +182,11 @@ function ReadyChart({ entries, dateColumn, selected }: { entries: TDatedRow[]; d
           </li>
         ))}
       </ul>
-      <EChart option={option} height={LINE_CHART_HEIGHT} label={`Line chart of ${selected.join(', ')} by date`} />
+      <EChart
+        option={option}
+        height={LINE_CHART_HEIGHT}
+        label={`Line chart of ${selected.join(', ')} by date`}
+      />
     </div>
   );
 }

@@ -1,7 +1,13 @@
 import { buildSourceSeries } from '@aso/analytics';
 import type { LineSeriesOption } from 'echarts/charts';
 import { describe, expect, it } from 'vitest';
-import { LINE_COLORS, buildLineChartOption, buildSourceChartOption, lineColor, shortDay } from './chart.options';
+import {
+  LINE_COLORS,
+  buildLineChartOption,
+  buildSourceChartOption,
+  lineColor,
+  shortDay,
+} from './chart.options';
 import { rowsForRange } from './dataset.rules';
 
 function rows(days: number): Record<string, string | number | null>[] {
@@ -41,7 +47,10 @@ describe('buildLineChartOption', () => {
   });
 
   it('adds a data zoom above 31 points', () => {
-    const long = Array.from({ length: 40 }, (_, i) => ({ Date: `${i < 31 ? 7 : 8}/${(i % 31) + 1}/25`, v: i }));
+    const long = Array.from({ length: 40 }, (_, i) => ({
+      Date: `${i < 31 ? 7 : 8}/${(i % 31) + 1}/25`,
+      v: i,
+    }));
     const entries = rowsForRange(long, { start: '2025-07-01', end: '2025-08-31' });
     expect(entries).toHaveLength(40);
     const option = buildLineChartOption(entries, ['v'], 'Date');
@@ -49,7 +58,10 @@ describe('buildLineChartOption', () => {
   });
 
   it('labels rows without a parsed day by their raw date text', () => {
-    const entries = rowsForRange([{ Date: 'Q1', v: 1 }], { start: '2025-07-20', end: '2025-08-18' });
+    const entries = rowsForRange([{ Date: 'Q1', v: 1 }], {
+      start: '2025-07-20',
+      end: '2025-08-18',
+    });
     const option = buildLineChartOption(entries, ['v'], 'Date');
     expect((option.xAxis as { data: { value: string }[] }).data).toEqual([{ value: 'Q1' }]);
   });

@@ -110,7 +110,9 @@ export function buildLineChartOption(
       axisPointer: {
         label: {
           formatter: ({ value }) =>
-            typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDay(value) : String(value),
+            typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)
+              ? formatDay(value)
+              : String(value),
         },
       },
     },

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_MAX_BYTES, CSV_SIZE_MESSAGE, CSV_TYPE_MESSAGE, validateCsvFile } from './csv-file.rules';
+import {
+  CSV_MAX_BYTES,
+  CSV_SIZE_MESSAGE,
+  CSV_TYPE_MESSAGE,
+  validateCsvFile,
+} from './csv-file.rules';
 
 describe('validateCsvFile', () => {
   it('accepts a .csv file up to exactly 20 MB', () => {

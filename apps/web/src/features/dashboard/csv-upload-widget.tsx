@@ -24,7 +24,14 @@ export interface CsvUploadWidgetProps {
  * name or a file over 20 MB with the spec's message and clears that selection; carries the
  * export help dialog.
  */
-export function CsvUploadWidget({ slot, label, hint, file, onFileChange, disabled }: CsvUploadWidgetProps) {
+export function CsvUploadWidget({
+  slot,
+  label,
+  hint,
+  file,
+  onFileChange,
+  disabled,
+}: CsvUploadWidgetProps) {
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);

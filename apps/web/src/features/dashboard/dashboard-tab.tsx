@@ -5,7 +5,15 @@
 import { buildKpiReport, formatCount } from '@aso/analytics';
 import { DASHBOARD_NAMING_MESSAGE, type TKpiReport } from '@aso/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { BarChart3, Check, Download, FilePlus2, FileSpreadsheet, Loader2, Save } from 'lucide-react';
+import {
+  BarChart3,
+  Check,
+  Download,
+  FilePlus2,
+  FileSpreadsheet,
+  Loader2,
+  Save,
+} from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -13,7 +21,13 @@ import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
 import { useMainScreen } from '@/features/shell/main-screen.context';
 import { AnalyticsChartCard, CHART_TEXTS, type TChartCardState } from './analytics-chart-card';
-import { DASHBOARDS_KEY, chartDataQuery, fetchMergedCsv, isExpiredError, saveDashboard } from './dashboard.api';
+import {
+  DASHBOARDS_KEY,
+  chartDataQuery,
+  fetchMergedCsv,
+  isExpiredError,
+  saveDashboard,
+} from './dashboard.api';
 import {
   applyRange,
   markSaved,
@@ -23,7 +37,8 @@ import {
   type TOpenDashboard,
 } from './dashboard.store';
 import { describeDataset, rowsForRange } from './dataset.rules';
-import { DateRangePicker, rangeLabel } from './date-range-picker';
+import { DateRangePicker } from './date-range-picker';
+import { rangeLabel } from './date-range.rules';
 import { buildExportCsv, exportFileName, saveBlob } from './export-csv';
 import { KpiReport } from './kpi-report';
 import { MonthlyReport } from './monthly-report';
@@ -55,7 +70,10 @@ export default function DashboardTabContent() {
   }, [requestedDashboard, clearRequestedDashboard, queryClient]);
 
   return (
-    <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 p-4 md:p-6" data-testid="dashboard-content">
+    <div
+      className="mx-auto flex w-full max-w-7xl flex-col gap-6 p-4 md:p-6"
+      data-testid="dashboard-content"
+    >
       <header className="flex flex-col gap-1">
         <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight">
           <BarChart3 className="size-6 text-primary" /> Analytics dashboard
@@ -85,11 +103,15 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
     [state.selectedMetrics, info],
   );
   const entries = useMemo(() => rowsForRange(rows, range), [rows, range]);
-  const report = useMemo<TKpiReport | null>(() => (rows.length > 0 ? buildKpiReport(rows, range) : null), [rows, range]);
+  const report = useMemo<TKpiReport | null>(
+    () => (rows.length > 0 ? buildKpiReport(rows, range) : null),
+    [rows, range],
+  );
 
   let chartState: TChartCardState;
   if (chartData.isPending) chartState = { kind: 'loading' };
-  else if (chartData.isError) chartState = { kind: isExpiredError(chartData.error) ? 'expired' : 'error' };
+  else if (chartData.isError)
+    chartState = { kind: isExpiredError(chartData.error) ? 'expired' : 'error' };
   else if (rows.length === 0) chartState = { kind: 'error' };
   else {
     chartState = {
@@ -105,7 +127,12 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
 
   return (
     <div className="flex flex-col gap-6">
-      <DashboardToolbar current={current} ready={ready} onExport={() => exportRange(current, info.headers, entries, range)} />
+      <DashboardToolbar
+        current={current}
+        ready={ready}
+        expired={chartState.kind === 'expired'}
+        onExport={() => exportRange(current, info.headers, entries, range)}
+      />
       {ready && (
         <div className="flex flex-wrap items-center gap-2" data-testid="date-range-bar">
           <DateRangePicker value={range} bounds={info.bounds} onApply={applyRange} />
@@ -133,11 +160,25 @@ function exportRange(
   range: { start: string; end: string },
 ): void {
   const csv = buildExportCsv(headers, entries);
-  saveBlob(new Blob([csv], { type: 'text/csv;charset=utf-8' }), exportFileName(current.appName, current.territory, range));
+  saveBlob(
+    new Blob([csv], { type: 'text/csv;charset=utf-8' }),
+    exportFileName(current.appName, current.territory, range),
+  );
   toast({ title: 'CSV Exported', description: `${entries.length} rows of ${rangeLabel(range)}` });
 }
 
-function DashboardToolbar({ current, ready, onExport }: { current: TOpenDashboard; ready: boolean; onExport: () => void }) {
+function DashboardToolbar({
+  current,
+  ready,
+  expired,
+  onExport,
+}: {
+  current: TOpenDashboard;
+  ready: boolean;
+  /** The dataset is gone: nothing to download. */
+  expired: boolean;
+  onExport: () => void;
+}) {
   const queryClient = useQueryClient();
   const [saving, setSaving] = useState(false);
   const [downloading, setDownloading] = useState(false);
@@ -145,7 +186,11 @@ function DashboardToolbar({ current, ready, onExport }: { current: TOpenDashboar
 
   const save = async () => {
     if (!current.appName || !current.territory) {
-      toast({ variant: 'destructive', title: SAVE_TEXTS.failedTitle, description: DASHBOARD_NAMING_MESSAGE });
+      toast({
+        variant: 'destructive',
+        title: SAVE_TEXTS.failedTitle,
+        description: DASHBOARD_NAMING_MESSAGE,
+      });
       return;
     }
     setSaving(true);
@@ -162,9 +207,15 @@ function DashboardToolbar({ current, ready, onExport }: { current: TOpenDashboar
       });
       markSaved(saved.id, saved.name);
       await queryClient.invalidateQueries({ queryKey: DASHBOARDS_KEY });
-      toast({ title: SAVE_TEXTS.savedTitle, description: `"${saved.name}" is in your saved dashboards.` });
+      toast({
+        title: SAVE_TEXTS.savedTitle,
+        description: `"${saved.name}" is in your saved dashboards.`,
+      });
     } catch (err) {
-      const naming = err instanceof ApiError && err.status === 400 && err.body?.message === DASHBOARD_NAMING_MESSAGE;
+      const naming =
+        err instanceof ApiError &&
+        err.status === 400 &&
+        err.body?.message === DASHBOARD_NAMING_MESSAGE;
       toast({
         variant: 'destructive',
         title: SAVE_TEXTS.failedTitle,
@@ -184,7 +235,9 @@ function DashboardToolbar({ current, ready, onExport }: { current: TOpenDashboar
       toast({
         variant: 'destructive',
         title: 'Download Failed',
-        description: isExpiredError(err) ? CHART_TEXTS.expiredBody : 'Failed to download the processed CSV. Please try again.',
+        description: isExpiredError(err)
+          ? CHART_TEXTS.expiredBody
+          : 'Failed to download the processed CSV. Please try again.',
       });
     } finally {
       setDownloading(false);
@@ -212,7 +265,12 @@ function DashboardToolbar({ current, ready, onExport }: { current: TOpenDashboar
         )}
       </div>
       <div className="flex flex-wrap gap-2">
-        <Button variant="outline" size="sm" onClick={() => void download()} disabled={downloading}>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => void download()}
+          disabled={downloading || expired}
+        >
           {downloading ? <Loader2 className="animate-spin" /> : <Download />}
           download processed CSV
         </Button>
@@ -220,7 +278,12 @@ function DashboardToolbar({ current, ready, onExport }: { current: TOpenDashboar
           <FileSpreadsheet />
           export CSV
         </Button>
-        <Button variant="outline" size="sm" onClick={() => void save()} disabled={saving || current.savedId !== null}>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => void save()}
+          disabled={saving || current.savedId !== null}
+        >
           {saving ? <Loader2 className="animate-spin" /> : <Save />}
           save dashboard
         </Button>

@@ -6,7 +6,6 @@
 import {
   ZChartData,
   ZDashboard,
-  ZDashboardConfig,
   ZErrorBody,
   ZUploadResult,
   type TChartData,
@@ -15,53 +14,24 @@ import {
   type TMergedData,
 } from '@aso/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, apiFetch, authHeaders, type Schema } from '@/lib/api';
+import { ApiError, apiFetch, authHeaders } from '@/lib/api';
 import { dashboardsKey } from '@/lib/queries';
 import type { TUploadSlot } from './csv-file.rules';
+import { ZSavedDashboardList, fileNameFromDisposition, safeJson } from './saved-dashboard.rules';
+
+export {
+  ZSavedDashboardList,
+  dashboardConfig,
+  fileNameFromDisposition,
+  isExpiredError,
+  type TSavedDashboard,
+} from './saved-dashboard.rules';
 
 /** Upload waits for the merge job on the server (bounded there at about a minute): allow 2 min. */
 export const UPLOAD_TIMEOUT_MS = 120_000;
 
 /** Query key of the saved dashboards list (the app-wide key of `@/lib/queries`). */
 export const DASHBOARDS_KEY = dashboardsKey;
-
-/**
- * A saved dashboard as listed, with `configJson` kept unparsed: a row whose config lacks a
- * downloadId must still be listed so that opening it can say 'Dashboard data is incomplete'
- * (spec section 4).
- */
-export interface TSavedDashboard {
-  id: string;
-  name: string;
-  appName: string | null;
-  territory: string | null;
-  configJson: unknown;
-  createdAt: string | null;
-}
-
-function text(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-/** Reads the dashboards list leniently: only `id` and `name` are required of each item. */
-export const ZSavedDashboardList: Schema<TSavedDashboard[]> = {
-  parse(data: unknown): TSavedDashboard[] {
-    if (!Array.isArray(data)) throw new TypeError('expected a JSON array of dashboards');
-    return data.map((item: unknown, index) => {
-      const o = (item ?? {}) as Record<string, unknown>;
-      const id = typeof o.id === 'number' ? String(o.id) : text(o.id);
-      if (!id) throw new TypeError(`dashboard ${index} has no id`);
-      return {
-        id,
-        name: text(o.name) ?? `Dashboard ${id}`,
-        appName: text(o.appName),
-        territory: text(o.territory),
-        configJson: o.configJson,
-        createdAt: text(o.createdAt),
-      };
-    });
-  },
-};
 
 /** Saved dashboards of the signed-in user, newest first as the server sends them. */
 export function dashboardsQuery() {
@@ -81,39 +51,15 @@ export function chartDataQuery(downloadId: string) {
 }
 
 /**
- * The chart-data error that means "dashboard data expired": the error text contains 404
- * (spec section 8).
- */
-export function isExpiredError(err: unknown): boolean {
-  return err instanceof Error && err.message.includes('404');
-}
-
-/**
- * `configJson` of a saved dashboard when it names a dataset, else null (the 'Dashboard data is
- * incomplete' case of spec section 4).
- */
-export function dashboardConfig(dashboard: TSavedDashboard): TDashboardConfig | null {
-  const raw = (dashboard.configJson ?? {}) as Record<string, unknown>;
-  if (typeof raw.downloadId !== 'string' || raw.downloadId === '') return null;
-  const parsed = ZDashboardConfig.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  // A config with a downloadId but odd other fields still opens: the rows carry the headers.
-  return {
-    downloadId: raw.downloadId,
-    headers: Array.isArray(raw.headers) ? raw.headers.filter((h): h is string => typeof h === 'string') : [],
-    totalRows: typeof raw.totalRows === 'number' ? raw.totalRows : 0,
-    createdFrom: 'csv_upload',
-  };
-}
-
-/**
  * `POST /api/uploads` with the chosen files as multipart fields `conversionCSV` and/or
  * `redownloadsCSV` (spec section 7).
  *
  * @throws {ApiError} with the server's `{ message }` on a refused upload.
  * @throws {TypeError} on a network failure; a `TimeoutError` DOMException after 2 minutes.
  */
-export async function uploadCsvFiles(files: Partial<Record<TUploadSlot, File>>): Promise<TMergedData> {
+export async function uploadCsvFiles(
+  files: Partial<Record<TUploadSlot, File>>,
+): Promise<TMergedData> {
   const form = new FormData();
   for (const slot of ['conversionCSV', 'redownloadsCSV'] as const) {
     const file = files[slot];
@@ -163,36 +109,15 @@ export async function deleteDashboard(id: string): Promise<void> {
   await apiFetch(`/api/dashboards/${encodeURIComponent(id)}`, { method: 'DELETE' });
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-/** File name from a `Content-Disposition` header (RFC 6266 `filename*` first), or null. */
-export function fileNameFromDisposition(header: string | null): string | null {
-  if (!header) return null;
-  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
-    } catch {
-      // Malformed escape: fall back to the plain parameter.
-    }
-  }
-  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
-  return plain?.[1]?.trim() || null;
-}
-
 /**
  * Fetches the processed CSV of `GET /api/download-merged/{downloadId}` with the bearer header
  * (a plain link could not send it) and returns it with the server's file name.
  *
  * @throws {ApiError} `"<status>: <body>"` on a non-2xx answer (404 when expired).
  */
-export async function fetchMergedCsv(downloadId: string): Promise<{ blob: Blob; fileName: string }> {
+export async function fetchMergedCsv(
+  downloadId: string,
+): Promise<{ blob: Blob; fileName: string }> {
   const res = await fetch(`/api/download-merged/${encodeURIComponent(downloadId)}`, {
     headers: authHeaders(),
     credentials: 'include',
@@ -204,6 +129,7 @@ export async function fetchMergedCsv(downloadId: string): Promise<{ blob: Blob; 
     throw new ApiError(res.status, body, parsed.success ? parsed.data : null, res.statusText);
   }
   const blob = await res.blob();
-  const fileName = fileNameFromDisposition(res.headers.get('content-disposition')) ?? `${downloadId}-merged.csv`;
+  const fileName =
+    fileNameFromDisposition(res.headers.get('content-disposition')) ?? `${downloadId}-merged.csv`;
   return { blob, fileName };
 }

@@ -50,7 +50,9 @@ describe('describeDataset', () => {
   });
 
   it('falls back to the first metric without a Total Downloads column', () => {
-    const info = describeDataset([{ Date: '7/1/25', 'Web Referrer Impressions': 3, 'App Store Search Total Downloads': 1 }]);
+    const info = describeDataset([
+      { Date: '7/1/25', 'Web Referrer Impressions': 3, 'App Store Search Total Downloads': 1 },
+    ]);
     expect(info.defaultMetrics).toEqual(['Web Referrer Impressions']);
   });
 
@@ -79,15 +81,25 @@ describe('rowsForRange', () => {
       { Date: 'a', v: 1 },
       { Date: 'b', v: 2 },
     ];
-    expect(rowsForRange(rows, { start: '2025-07-20', end: '2025-08-18' }).map((e) => e.row.v)).toEqual([1, 2]);
+    expect(
+      rowsForRange(rows, { start: '2025-07-20', end: '2025-08-18' }).map((e) => e.row.v),
+    ).toEqual([1, 2]);
   });
 });
 
 describe('metric selection', () => {
-  const metrics = ['App Store Search Impressions', 'Total Downloads', 'App Store Browse Impressions', 'Web Referrer Redownloads'];
+  const metrics = [
+    'App Store Search Impressions',
+    'Total Downloads',
+    'App Store Browse Impressions',
+    'Web Referrer Redownloads',
+  ];
 
   it('filters case-insensitively and keeps order', () => {
-    expect(filterMetrics(metrics, '  IMPRESSIONS ')).toEqual(['App Store Search Impressions', 'App Store Browse Impressions']);
+    expect(filterMetrics(metrics, '  IMPRESSIONS ')).toEqual([
+      'App Store Search Impressions',
+      'App Store Browse Impressions',
+    ]);
     expect(filterMetrics(metrics, '')).toEqual(metrics);
     expect(filterMetrics(metrics, 'nothing like it')).toEqual([]);
   });

@@ -5,14 +5,27 @@
  * This module is reached only from the lazily loaded dashboard tab.
  */
 import { BarChart, LineChart } from 'echarts/charts';
-import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import {
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  TooltipComponent,
+} from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
 import type { CSSProperties } from 'react';
 import type { TChartOption } from './chart.options';
 
-echarts.use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
+echarts.use([
+  LineChart,
+  BarChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  DataZoomComponent,
+  CanvasRenderer,
+]);
 
 /** Props of {@link EChart}. */
 export interface EChartProps {
@@ -29,7 +42,14 @@ export function EChart({ option, height, className, label }: EChartProps) {
   const style: CSSProperties = { height, width: '100%' };
   return (
     <div role="img" aria-label={label} className={className}>
-      <ReactEChartsCore echarts={echarts} option={option} notMerge lazyUpdate style={style} opts={{ renderer: 'canvas' }} />
+      <ReactEChartsCore
+        echarts={echarts}
+        option={option}
+        notMerge
+        lazyUpdate
+        style={style}
+        opts={{ renderer: 'canvas' }}
+      />
     </div>
   );
 }

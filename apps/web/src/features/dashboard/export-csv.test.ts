@@ -26,7 +26,10 @@ describe('buildExportCsv', () => {
       { Date: '7/20/25', 'Total Downloads': 4, Territory: 'United Kingdom, The' },
       { Date: '7/19/25', 'Total Downloads': 3, Territory: 'United Kingdom, The' },
     ];
-    const csv = buildExportCsv(['Date', 'Total Downloads', 'Territory'], rowsForRange(rows, { start: '2025-07-20', end: '2025-07-21' }));
+    const csv = buildExportCsv(
+      ['Date', 'Total Downloads', 'Territory'],
+      rowsForRange(rows, { start: '2025-07-20', end: '2025-07-21' }),
+    );
     expect(csv).toBe(
       'Date,Total Downloads,Territory\r\n7/20/25,4,"United Kingdom, The"\r\n7/21/25,5,"United Kingdom, The"\r\n',
     );
@@ -35,9 +38,14 @@ describe('buildExportCsv', () => {
 
 describe('exportFileName', () => {
   it('names the app, the territory and the range', () => {
-    expect(exportFileName('Calm Notes: Journal & Mood', 'United Kingdom', { start: '2025-07-20', end: '2025-08-18' })).toBe(
-      'calm-notes-journal-mood-united-kingdom-2025-07-20_2025-08-18.csv',
+    expect(
+      exportFileName('Calm Notes: Journal & Mood', 'United Kingdom', {
+        start: '2025-07-20',
+        end: '2025-08-18',
+      }),
+    ).toBe('calm-notes-journal-mood-united-kingdom-2025-07-20_2025-08-18.csv');
+    expect(exportFileName(null, null, { start: '2025-07-20', end: '2025-08-18' })).toBe(
+      'dashboard-2025-07-20_2025-08-18.csv',
     );
-    expect(exportFileName(null, null, { start: '2025-07-20', end: '2025-08-18' })).toBe('dashboard-2025-07-20_2025-08-18.csv');
   });
 });

@@ -43,7 +43,11 @@ function slug(text: string): string {
 }
 
 /** File name of an export: `<app>-<territory>-<start>_<end>.csv`. */
-export function exportFileName(appName: string | null, territory: string | null, range: TDateRange): string {
+export function exportFileName(
+  appName: string | null,
+  territory: string | null,
+  range: TDateRange,
+): string {
   const parts = [appName, territory].filter((p): p is string => !!p && p.trim() !== '').map(slug);
   const base = parts.length > 0 ? parts.join('-') : 'dashboard';
   return `${base}-${range.start}_${range.end}.csv`;

@@ -4,23 +4,15 @@
  * sidebar's saved dashboards group. The tab's content (and with it echarts) is loaded lazily,
  * so neither is in the first-load bundle.
  */
-import { Loader2 } from 'lucide-react';
-import { Suspense, lazy } from 'react';
+import { lazy } from 'react';
+import { LazyScreen } from './lazy-screen';
 
 const DashboardTabContent = lazy(() => import('./dashboard-tab'));
 
 /** The main screen's dashboard tab. */
 export function DashboardTab() {
   return (
-    <Suspense
-      fallback={
-        <div className="flex h-64 items-center justify-center gap-2 text-sm text-muted-foreground">
-          <Loader2 className="size-4 animate-spin" /> Loading dashboard...
-        </div>
-      }
-    >
-      <DashboardTabContent />
-    </Suspense>
+    <LazyScreen screen={DashboardTabContent} what="dashboard" loadingText="Loading dashboard..." />
   );
 }
 

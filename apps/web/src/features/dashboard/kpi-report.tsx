@@ -1,18 +1,36 @@
 import { formatCount, formatPercent } from '@aso/analytics';
 import type { TChangeFlag, TKpiReport, TSourceReport } from '@aso/contracts';
-import { ArrowDownRight, ArrowRight, ArrowUpRight, ClipboardList, Download, Eye, Percent, Sparkles } from 'lucide-react';
+import {
+  ArrowDownRight,
+  ArrowRight,
+  ArrowUpRight,
+  ClipboardList,
+  Download,
+  Eye,
+  Percent,
+  Sparkles,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
-import { rangeLabel } from './date-range-picker';
+import { rangeLabel } from './date-range.rules';
 
 /** What a source without data shows in place of a figure (spec section 5: "A source with no data shows a dash"). */
 export const NO_DATA_DASH = '—';
 
 /** The Up / Down / Stable flag of spec section 9 with its change in percent. */
-export function ChangeBadge({ flag, change, testId }: { flag: TChangeFlag; change: number; testId?: string }) {
-  const icon = flag === 'Up' ? <ArrowUpRight /> : flag === 'Down' ? <ArrowDownRight /> : <ArrowRight />;
+export function ChangeBadge({
+  flag,
+  change,
+  testId,
+}: {
+  flag: TChangeFlag;
+  change: number;
+  testId?: string;
+}) {
+  const icon =
+    flag === 'Up' ? <ArrowUpRight /> : flag === 'Down' ? <ArrowDownRight /> : <ArrowRight />;
   return (
     <Badge
       variant={flag === 'Up' ? 'success' : flag === 'Down' ? 'destructive' : 'secondary'}
@@ -49,10 +67,15 @@ function KpiCard({
     <Card className="gap-3" data-testid={testId}>
       <CardHeader className="flex flex-row items-center justify-between gap-2">
         <CardDescription className="font-medium text-foreground/80">{title}</CardDescription>
-        <span className="flex size-8 items-center justify-center rounded-md bg-primary/10 text-primary [&>svg]:size-4">{icon}</span>
+        <span className="flex size-8 items-center justify-center rounded-md bg-primary/10 text-primary [&>svg]:size-4">
+          {icon}
+        </span>
       </CardHeader>
       <CardContent className="flex flex-col gap-2">
-        <p className="text-3xl font-semibold tracking-tight tabular-nums" data-testid={`${testId}-value`}>
+        <p
+          className="text-3xl font-semibold tracking-tight tabular-nums"
+          data-testid={`${testId}-value`}
+        >
           {value}
         </p>
         <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
@@ -66,7 +89,11 @@ function KpiCard({
 }
 
 function SubHeading({ children }: { children: ReactNode }) {
-  return <h3 className="text-sm font-semibold tracking-wide text-muted-foreground uppercase">{children}</h3>;
+  return (
+    <h3 className="text-sm font-semibold tracking-wide text-muted-foreground uppercase">
+      {children}
+    </h3>
+  );
 }
 
 function SourceTile({
@@ -100,7 +127,11 @@ function SourceTile({
 export function KpiReport({ report }: { report: TKpiReport }) {
   const t = report.totals;
   return (
-    <section className="flex flex-col gap-5" aria-labelledby="kpi-report-heading" data-testid="kpi-report">
+    <section
+      className="flex flex-col gap-5"
+      aria-labelledby="kpi-report-heading"
+      data-testid="kpi-report"
+    >
       <div className="flex flex-wrap items-end justify-between gap-2">
         <div className="flex items-center gap-2">
           <ClipboardList className="size-4 text-primary" />
@@ -109,7 +140,8 @@ export function KpiReport({ report }: { report: TKpiReport }) {
           </h2>
         </div>
         <p className="text-xs text-muted-foreground">
-          {rangeLabel(report.range)} ({report.range.days} days) compared with {rangeLabel(report.previousRange)}
+          {rangeLabel(report.range)} ({report.range.days} days) compared with{' '}
+          {rangeLabel(report.previousRange)}
         </p>
       </div>
 
@@ -161,11 +193,16 @@ export function KpiReport({ report }: { report: TKpiReport }) {
           {report.sources.map((s) => (
             <Card key={s.id} className="gap-3" data-testid={`ftd-${s.id}`}>
               <CardHeader>
-                <CardDescription className="font-medium text-foreground/80">{s.name}</CardDescription>
+                <CardDescription className="font-medium text-foreground/80">
+                  {s.name}
+                </CardDescription>
               </CardHeader>
               <CardContent className="flex flex-col gap-3">
                 <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
-                  <p className="text-2xl font-semibold tabular-nums" data-testid={`ftd-${s.id}-value`}>
+                  <p
+                    className="text-2xl font-semibold tabular-nums"
+                    data-testid={`ftd-${s.id}-value`}
+                  >
                     {s.hasData ? formatCount(s.current.firstTimeDownloads) : NO_DATA_DASH}
                   </p>
                   {s.hasData && (
@@ -174,8 +211,16 @@ export function KpiReport({ report }: { report: TKpiReport }) {
                     </span>
                   )}
                 </div>
-                {s.hasData && <ChangeBadge flag={s.flags.firstTimeDownloads} change={s.changes.firstTimeDownloads} />}
-                <ul className="flex flex-col gap-1.5 border-t pt-3 text-xs leading-relaxed text-muted-foreground" data-testid={`commentary-${s.id}`}>
+                {s.hasData && (
+                  <ChangeBadge
+                    flag={s.flags.firstTimeDownloads}
+                    change={s.changes.firstTimeDownloads}
+                  />
+                )}
+                <ul
+                  className="flex flex-col gap-1.5 border-t pt-3 text-xs leading-relaxed text-muted-foreground"
+                  data-testid={`commentary-${s.id}`}
+                >
                   {s.commentary.map((line) => (
                     <li key={line} className="flex gap-1.5">
                       <span className="mt-1.5 size-1 shrink-0 rounded-full bg-primary/60" />
@@ -187,7 +232,10 @@ export function KpiReport({ report }: { report: TKpiReport }) {
             </Card>
           ))}
         </div>
-        <p className="rounded-lg border bg-accent/40 px-4 py-3 text-sm" data-testid="ranking-sentence">
+        <p
+          className="rounded-lg border bg-accent/40 px-4 py-3 text-sm"
+          data-testid="ranking-sentence"
+        >
           {report.rankingSentence}
         </p>
       </div>
@@ -223,7 +271,10 @@ export function KpiReport({ report }: { report: TKpiReport }) {
         </div>
       </div>
 
-      <Card className="gap-3 border-primary/30 bg-gradient-to-br from-accent/60 to-card" data-testid="executive-summary">
+      <Card
+        className="gap-3 border-primary/30 bg-gradient-to-br from-accent/60 to-card"
+        data-testid="executive-summary"
+      >
         <CardHeader>
           <CardTitle className="flex items-center gap-2 text-base">
             <Sparkles className="size-4 text-primary" /> Executive Summary

@@ -35,7 +35,12 @@ export function MetricSelector({ metrics, selected, onChange }: MetricSelectorPr
       }}
     >
       <PopoverTrigger asChild>
-        <Button variant="outline" size="sm" className="min-w-44 justify-between" data-testid="metric-selector-trigger">
+        <Button
+          variant="outline"
+          size="sm"
+          className="min-w-44 justify-between"
+          data-testid="metric-selector-trigger"
+        >
           <span>
             {selected.length === 0
               ? 'No metric selected'
@@ -83,7 +88,12 @@ export function MetricSelector({ metrics, selected, onChange }: MetricSelectorPr
             </Button>
           </div>
         </div>
-        <div className="max-h-72 overflow-y-auto p-1" role="listbox" aria-multiselectable="true" aria-label="metrics">
+        <div
+          className="max-h-72 overflow-y-auto p-1"
+          role="listbox"
+          aria-multiselectable="true"
+          aria-label="metrics"
+        >
           {filtered.length === 0 ? (
             <p className="px-3 py-6 text-center text-sm text-muted-foreground">no metrics found</p>
           ) : (
@@ -97,12 +107,18 @@ export function MetricSelector({ metrics, selected, onChange }: MetricSelectorPr
                   aria-selected={checked}
                   className="flex cursor-pointer items-center gap-2.5 rounded-md px-2 py-1.5 text-sm hover:bg-accent"
                 >
-                  <Checkbox checked={checked} onCheckedChange={() => onChange(toggleMetric(metrics, selected, metric))} />
+                  <Checkbox
+                    checked={checked}
+                    onCheckedChange={() => onChange(toggleMetric(metrics, selected, metric))}
+                  />
                   <span className="min-w-0 flex-1 truncate" title={metric}>
                     {metric}
                   </span>
                   {checked && (
-                    <span className="size-2.5 shrink-0 rounded-full" style={{ backgroundColor: lineColor(colorIndex) }} />
+                    <span
+                      className="size-2.5 shrink-0 rounded-full"
+                      style={{ backgroundColor: lineColor(colorIndex) }}
+                    />
                   )}
                 </label>
               );

@@ -2,7 +2,15 @@ import { ALL_SOURCES, formatCount, formatPercent, getSource } from '@aso/analyti
 import type { TMonthlyReport, TTrafficSourceId } from '@aso/contracts';
 import { CalendarRange } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableFooter,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
 
 /** Segment colours of the composition bar, one per source. */
 const SOURCE_COLORS: Record<TTrafficSourceId, string> = {
@@ -19,11 +27,19 @@ const SOURCE_COLORS: Record<TTrafficSourceId, string> = {
  * 'Download Composition' (spec sections 2, 5 and 9): each source's share of total downloads as
  * one bar; labels only on segments above 15%; not shown when total downloads are 0.
  */
-export function CompositionBar({ composition }: { composition: NonNullable<TMonthlyReport['composition']> }) {
+export function CompositionBar({
+  composition,
+}: {
+  composition: NonNullable<TMonthlyReport['composition']>;
+}) {
   return (
     <div className="flex flex-col gap-3" data-testid="download-composition">
       <h3 className="text-sm font-semibold">Download Composition</h3>
-      <div className="flex h-9 w-full overflow-hidden rounded-md border" role="img" aria-label="Share of total downloads by source">
+      <div
+        className="flex h-9 w-full overflow-hidden rounded-md border"
+        role="img"
+        aria-label="Share of total downloads by source"
+      >
         {composition.segments.map((s) => (
           <div
             key={s.id}
@@ -43,7 +59,10 @@ export function CompositionBar({ composition }: { composition: NonNullable<TMont
       <ul className="flex flex-wrap gap-x-4 gap-y-1.5 text-xs text-muted-foreground">
         {composition.segments.map((s) => (
           <li key={s.id} className="flex items-center gap-1.5">
-            <span className="size-2.5 rounded-sm" style={{ backgroundColor: SOURCE_COLORS[s.id] }} />
+            <span
+              className="size-2.5 rounded-sm"
+              style={{ backgroundColor: SOURCE_COLORS[s.id] }}
+            />
             <span className="text-foreground">{s.name}</span>
             <span>
               {formatPercent(s.share)} · {formatCount(s.totalDownloads)}
@@ -67,7 +86,10 @@ export function MonthlyReport({ report }: { report: TMonthlyReport }) {
         <CardTitle className="flex items-center gap-2 text-base">
           <CalendarRange className="size-4 text-primary" /> Monthly Report
         </CardTitle>
-        <CardDescription>Total downloads (first-time downloads + redownloads) by source and month in the applied range.</CardDescription>
+        <CardDescription>
+          Total downloads (first-time downloads + redownloads) by source and month in the applied
+          range.
+        </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
         {report.status !== 'ok' ? (
@@ -76,19 +98,26 @@ export function MonthlyReport({ report }: { report: TMonthlyReport }) {
           </p>
         ) : (
           <>
-            <Table>
+            <Table className="text-[13px] [&_td]:px-2 [&_th]:px-2">
               <TableHeader>
                 <TableRow>
                   <TableHead>Month</TableHead>
                   <TableHead className="text-right">Days</TableHead>
                   {ALL_SOURCES.map((s) => (
-                    <TableHead key={s.id} className="text-right">
+                    <TableHead
+                      key={s.id}
+                      className="max-w-24 text-right leading-tight whitespace-normal"
+                    >
                       {s.label}
                     </TableHead>
                   ))}
-                  <TableHead className="text-right">Total Downloads</TableHead>
+                  <TableHead className="max-w-24 text-right leading-tight whitespace-normal">
+                    Total Downloads
+                  </TableHead>
                   <TableHead className="text-right">Impressions</TableHead>
-                  <TableHead className="text-right">Conversion Rate</TableHead>
+                  <TableHead className="max-w-24 text-right leading-tight whitespace-normal">
+                    Conversion Rate
+                  </TableHead>
                 </TableRow>
               </TableHeader>
               <TableBody>
@@ -101,9 +130,15 @@ export function MonthlyReport({ report }: { report: TMonthlyReport }) {
                         {formatCount(m.sources[s.id].totalDownloads)}
                       </TableCell>
                     ))}
-                    <TableCell className="text-right font-medium tabular-nums">{formatCount(m.totals.totalDownloads)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatCount(m.totals.impressions)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatPercent(m.totals.conversionRate)}</TableCell>
+                    <TableCell className="text-right font-medium tabular-nums">
+                      {formatCount(m.totals.totalDownloads)}
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {formatCount(m.totals.impressions)}
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {formatPercent(m.totals.conversionRate)}
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>
@@ -116,11 +151,18 @@ export function MonthlyReport({ report }: { report: TMonthlyReport }) {
                       {formatCount(report.sources[s.id].totalDownloads)}
                     </TableCell>
                   ))}
-                  <TableCell className="text-right tabular-nums" data-testid="monthly-total-downloads">
+                  <TableCell
+                    className="text-right tabular-nums"
+                    data-testid="monthly-total-downloads"
+                  >
                     {formatCount(report.totals.totalDownloads)}
                   </TableCell>
-                  <TableCell className="text-right tabular-nums">{formatCount(report.totals.impressions)}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatPercent(report.totals.conversionRate)}</TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {formatCount(report.totals.impressions)}
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {formatPercent(report.totals.conversionRate)}
+                  </TableCell>
                 </TableRow>
               </TableFooter>
             </Table>

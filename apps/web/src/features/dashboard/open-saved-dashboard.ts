@@ -41,7 +41,10 @@ export function openSavedDashboard(dashboard: TSavedDashboard): boolean {
  * Opens the saved dashboard `id`, reading the (cached) dashboards list. A dashboard missing from
  * the list or a failed list call ends in 'Load Failed' / 'Failed to load dashboard'.
  */
-export async function openSavedDashboardById(queryClient: QueryClient, id: string): Promise<boolean> {
+export async function openSavedDashboardById(
+  queryClient: QueryClient,
+  id: string,
+): Promise<boolean> {
   try {
     const list = await queryClient.fetchQuery(dashboardsQuery());
     const dashboard = list.find((d) => d.id === id);

@@ -3,7 +3,12 @@ import { LayoutDashboard } from 'lucide-react';
 import { useSidebar } from '@/components/ui/sidebar';
 import { useMainScreen } from '@/features/shell/main-screen.context';
 import { SavedItemList } from '@/features/shell/saved-item-list';
-import { DASHBOARDS_KEY, dashboardsQuery, deleteDashboard, type TSavedDashboard } from './dashboard.api';
+import {
+  DASHBOARDS_KEY,
+  dashboardsQuery,
+  deleteDashboard,
+  type TSavedDashboard,
+} from './dashboard.api';
 import { forgetSaved } from './dashboard.store';
 
 /**

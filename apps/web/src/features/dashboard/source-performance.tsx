@@ -60,7 +60,10 @@ export function SourcePerformance({
                   No data available
                 </div>
               ) : (
-                <SourceChart points={points} label={`${source.label}: first-time downloads, impressions and conversion rate by day`} />
+                <SourceChart
+                  points={points}
+                  label={`${source.label}: first-time downloads, impressions and conversion rate by day`}
+                />
               )}
             </CardContent>
           </Card>
@@ -70,7 +73,13 @@ export function SourcePerformance({
   );
 }
 
-function SourceChart({ points, label }: { points: ReturnType<typeof buildSourceSeries>; label: string }) {
+function SourceChart({
+  points,
+  label,
+}: {
+  points: ReturnType<typeof buildSourceSeries>;
+  label: string;
+}) {
   const option = useMemo(() => buildSourceChartOption(points), [points]);
   return <EChart option={option} height={SOURCE_CHART_HEIGHT} label={label} />;
 }

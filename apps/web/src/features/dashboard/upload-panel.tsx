@@ -2,7 +2,14 @@ import { formatCount } from '@aso/analytics';
 import { Loader2, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, serverMessage } from '@/lib/api';
 import type { TUploadSlot } from './csv-file.rules';
@@ -61,7 +68,9 @@ export function UploadPanel({ canCancel }: { canCancel: boolean }) {
       toast({
         variant: 'destructive',
         title: UPLOAD_TEXTS.failedTitle,
-        description: network ? UPLOAD_TEXTS.networkError : serverMessage(err, UPLOAD_TEXTS.failedFallback),
+        description: network
+          ? UPLOAD_TEXTS.networkError
+          : serverMessage(err, UPLOAD_TEXTS.failedFallback),
       });
     } finally {
       setBusy(false);
@@ -75,8 +84,8 @@ export function UploadPanel({ canCancel }: { canCancel: boolean }) {
           <Upload className="size-4 text-primary" /> Upload CSV files
         </CardTitle>
         <CardDescription>
-          Export the conversion data and the redownloads data from the provider&apos;s analytics console, then upload
-          both files to build the dashboard.
+          Export the conversion data and the redownloads data from the provider&apos;s analytics
+          console, then upload both files to build the dashboard.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6 md:grid-cols-2">

@@ -11,3 +11,5 @@ export { UnrecoverableError, DelayedError, RateLimitError, FlowProducer, QueueEv
 export type { Job } from 'bullmq';
 export * from './worker-runtime';
 export * from './worker-env';
+export * from './metrics';
+export * from './job-logger';

@@ -1,13 +1,34 @@
 import { createServer, type Server } from 'node:http';
-import type { Worker } from 'bullmq';
+import { Queue, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { checkEvictionPolicy } from './redis';
+import { jobBindings, jobLogger } from './job-logger';
+import { createServiceMetrics, type ServiceMetrics } from './metrics';
 
 /** Logger shape used by the runtime (pino satisfies it). */
 export interface RuntimeLogger {
   info(obj: object | string, msg?: string): void;
   warn(obj: object | string, msg?: string): void;
   error(obj: object | string, msg?: string): void;
+  debug?(obj: object | string, msg?: string): void;
+  /** When present (pino), job events are logged through a child logger per job. */
+  child?(bindings: Record<string, unknown>): RuntimeLogger;
+}
+
+/**
+ * The logger of one job's events: {@link jobLogger} when `log` makes children (pino), else
+ * `log` with the job's bindings merged into each line.
+ */
+function forJob(log: RuntimeLogger, job: Job): RuntimeLogger {
+  if (log.child) return jobLogger({ child: log.child.bind(log) }, job);
+  const b = jobBindings(job);
+  const merge = (obj: object | string): object =>
+    typeof obj === 'string' ? { ...b, msg: obj } : { ...b, ...obj };
+  return {
+    info: (obj, msg) => log.info(merge(obj), msg),
+    warn: (obj, msg) => log.warn(merge(obj), msg),
+    error: (obj, msg) => log.error(merge(obj), msg),
+  };
 }
 
 /** Options of {@link runWorkerService}. */
@@ -21,8 +42,15 @@ export interface WorkerServiceOptions {
   workers: Worker[];
   /** Port of the health endpoint (`GET /healthz`, plus `extraRoutes`); 0 picks a free one; null disables. */
   healthPort: number | null;
-  /** Extra GET routes on the health server (e.g. `/metrics`), path -> [content type, body]. */
+  /** Extra GET routes on the health server, path -> [content type, body]. */
   extraRoutes?: Record<string, () => Promise<[string, string]>>;
+  /**
+   * Metrics served at `GET /metrics` of the health server (Prometheus text format). Default: a
+   * new registry labelled with `name` that counts the workers' jobs and reports their queues'
+   * depth (see `createServiceMetrics`); pass one to add the service's own metrics; `false`
+   * serves none. An `extraRoutes['/metrics']` takes precedence.
+   */
+  metrics?: ServiceMetrics | false;
   /** Called after the workers closed (close pools and connections here). */
   onClose?: () => Promise<void>;
   /** How long in-flight jobs may take to finish on shutdown (ms). Default 25 000. */
@@ -35,6 +63,8 @@ export interface WorkerServiceOptions {
 export interface WorkerService {
   /** Port of the health server, when it runs. */
   healthPort: number | null;
+  /** The metrics served at `/metrics` (null or absent when disabled). */
+  metrics?: ServiceMetrics | null;
   /**
    * Stops taking jobs, waits for in-flight ones to finish (up to the timeout; past it the jobs
    * stay locked and BullMQ's stall check hands them to another worker: released, never lost),
@@ -45,16 +75,50 @@ export interface WorkerService {
 
 /**
  * Runs workers as a service (issue: foundation point 6): logs the queues served and their
- * concurrency, checks Redis' eviction policy, serves `/healthz`, and closes cleanly on
- * SIGTERM/SIGINT.
+ * concurrency, checks Redis' eviction policy, serves `/healthz` and `/metrics` (issue 9,
+ * point 4), logs each job's start, completion and failure with the job's ids and the audit or
+ * upload it belongs to (issue 9, point 7), and closes cleanly on SIGTERM/SIGINT.
  */
 export async function runWorkerService(opts: WorkerServiceOptions): Promise<WorkerService> {
   const { log, workers } = opts;
   for (const w of workers) {
+    w.on('active', (job) => forJob(log, job).debug?.({}, 'job started'));
+    w.on('completed', (job) => {
+      const durationMs =
+        job.processedOn && job.finishedOn ? job.finishedOn - job.processedOn : undefined;
+      forJob(log, job).info({ durationMs }, 'job completed');
+    });
     w.on('failed', (job, err) =>
-      log.warn({ queue: w.name, jobId: job?.id, auditId: (job?.data as { auditId?: string } | undefined)?.auditId, err: err.message }, 'job failed'),
+      job
+        ? forJob(log, job).warn({ err: err.message }, 'job failed')
+        : log.warn({ queue: w.name, err: err.message }, 'job failed'),
+    );
+    w.on('stalled', (jobId) =>
+      log.warn(
+        { queue: w.name, jobId },
+        'job stalled: its worker stopped renewing the lock; it runs again',
+      ),
     );
     w.on('error', (err) => log.error({ queue: w.name, err }, 'worker error'));
+  }
+
+  // Queue handles for the depth gauges, on the service's command connection; closed with it.
+  const depthQueues: Queue[] = [];
+  let metrics: ServiceMetrics | null = null;
+  if (opts.metrics !== false) {
+    metrics = opts.metrics ?? createServiceMetrics({ service: opts.name });
+    const prefixes = new Map<string, string>();
+    for (const w of workers) {
+      metrics.observeWorker(w);
+      const prefix = w.opts.prefix ?? 'bull';
+      if (prefixes.get(w.name) === prefix) continue;
+      prefixes.set(w.name, prefix);
+      const q = new Queue(w.name, { connection: opts.redis, prefix });
+      q.on('error', () => undefined);
+      depthQueues.push(q);
+      // Skipped while Redis is down: this connection would hold the reads until it is back.
+      metrics.watchQueue(q, () => !['reconnecting', 'close', 'end'].includes(opts.redis.status));
+    }
   }
   log.info(
     { service: opts.name, queues: workers.map((w) => ({ queue: w.name, concurrency: w.concurrency })) },
@@ -65,7 +129,10 @@ export async function runWorkerService(opts: WorkerServiceOptions): Promise<Work
   let server: Server | null = null;
   let port: number | null = null;
   if (opts.healthPort !== null) {
-    const routes = opts.extraRoutes ?? {};
+    const routes: Record<string, () => Promise<[string, string]>> = {
+      ...(metrics ? { '/metrics': () => metrics.render() } : {}),
+      ...opts.extraRoutes,
+    };
     server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (req.method === 'GET' && path === '/healthz') {
@@ -104,6 +171,8 @@ export async function runWorkerService(opts: WorkerServiceOptions): Promise<Work
         await Promise.all(workers.map((w) => w.disconnect()));
       }
       await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+      // Shares the caller's connection: closing only drops BullMQ's listeners on it.
+      await Promise.all(depthQueues.map((q) => q.close().catch(() => undefined)));
       await opts.onClose?.();
       log.info({ service: opts.name }, 'closed');
     })());
@@ -122,5 +191,5 @@ export async function runWorkerService(opts: WorkerServiceOptions): Promise<Work
     process.once('SIGTERM', () => onSignal('SIGTERM'));
     process.once('SIGINT', () => onSignal('SIGINT'));
   }
-  return { healthPort: port, close };
+  return { healthPort: port, metrics, close };
 }

@@ -5,6 +5,10 @@ import { errorHandlerPlugin } from './plugins/error-handler.plugin';
 import { infraPlugin } from './plugins/infra.plugin';
 import { authPlugin } from './plugins/auth.plugin';
 import { rateLimitPlugin } from './plugins/rate-limit.plugin';
+import { metricsPlugin } from './plugins/metrics.plugin';
+import { logContextPlugin } from './plugins/log-context.plugin';
+import { docsPlugin } from './plugins/docs.plugin';
+import { queueBoardPlugin } from './plugins/queue-board.plugin';
 import { healthRoutes } from './routes/health.routes';
 import { authRoutes } from './routes/auth.routes';
 import { adminRoutes } from './routes/admin.routes';
@@ -31,6 +35,11 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(infraPlugin, { config });
   await fastify.register(rateLimitPlugin);
   await fastify.register(authPlugin);
+  // Operations (issue 9): before the routes, whose timings, log context and docs they collect.
+  await fastify.register(metricsPlugin);
+  await fastify.register(logContextPlugin);
+  await fastify.register(docsPlugin);
+  await fastify.register(queueBoardPlugin);
 
   await fastify.register(healthRoutes);
   await fastify.register(authRoutes, { prefix: '/api' });

@@ -1,0 +1,76 @@
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** Fields that tie a request's log lines to an audit or an upload (issue 9, point 7). */
+export const LOG_CONTEXT_KEYS = ['auditId', 'downloadId'] as const;
+export type TLogContextKey = (typeof LOG_CONTEXT_KEYS)[number];
+
+/**
+ * Routes whose `:id` parameter names an audit, so their lines carry it as `auditId` like the
+ * routes that call it `auditId`.
+ */
+export const ID_PARAM_MEANS: Record<string, TLogContextKey> = {
+  '/api/audit/:id': 'auditId',
+  '/api/admin/audits/:id': 'auditId',
+  '/api/chart-data/:id': 'downloadId',
+  '/api/download-merged/:id': 'downloadId',
+};
+
+/** What an id looks like (uuid, cuid, nanoid...); anything else is not logged (log injection, size). */
+const ID_SHAPE = /^[\w:.-]{1,64}$/;
+
+/** The context fields found in `source` (params, query or body) that look like ids. */
+function pick(source: unknown, out: Partial<Record<TLogContextKey, string>>): void {
+  if (!source || typeof source !== 'object') return;
+  for (const key of LOG_CONTEXT_KEYS) {
+    const v = (source as Record<string, unknown>)[key];
+    if (out[key] === undefined && typeof v === 'string' && ID_SHAPE.test(v)) out[key] = v;
+  }
+}
+
+/** The context fields already bound per request, so the body cannot repeat or contradict them. */
+const bound = new WeakMap<FastifyRequest, Set<string>>();
+
+/** Rebinds the request's and reply's logger to a child carrying the fields not bound yet. */
+function bind(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  fields: Partial<Record<TLogContextKey, string>>,
+): void {
+  const done = bound.get(req) ?? new Set<string>();
+  const fresh = Object.entries(fields).filter(([k]) => !done.has(k));
+  if (fresh.length === 0) return;
+  for (const [k] of fresh) done.add(k);
+  bound.set(req, done);
+  const child = req.log.child(Object.fromEntries(fresh));
+  req.log = child;
+  reply.log = child;
+}
+
+/**
+ * Correlated request logs: every line a request logs after routing (handlers, errors,
+ * "request completed") carries the `auditId` or `downloadId` it concerns, taken from the route
+ * parameters and query (`onRequest`) and from the JSON body (`preValidation`), so one audit
+ * can be followed from the api into the scraper and analyzer logs (whose job loggers bind the
+ * same `auditId`, see `jobLogger` in @aso/queue). Values that do not look like ids are
+ * ignored. Secrets never come from here: only these two fields are read.
+ */
+export const logContextPlugin = fp(async (app) => {
+  app.addHook('onRequest', async (req, reply) => {
+    const fields: Partial<Record<TLogContextKey, string>> = {};
+    pick(req.params, fields);
+    pick(req.query, fields);
+    const alias = req.routeOptions.url ? ID_PARAM_MEANS[req.routeOptions.url] : undefined;
+    const id = (req.params as Record<string, unknown> | undefined)?.id;
+    if (alias && fields[alias] === undefined && typeof id === 'string' && ID_SHAPE.test(id)) {
+      fields[alias] = id;
+    }
+    bind(req, reply, fields);
+  });
+
+  app.addHook('preValidation', async (req, reply) => {
+    const fields: Partial<Record<TLogContextKey, string>> = {};
+    pick(req.body, fields);
+    bind(req, reply, fields);
+  });
+});

@@ -16,6 +16,26 @@ export const LOG_REDACT = [
 ];
 
 /**
+ * The request URL as logged: access codes in a path (`/api/admin/codes/{code}`) or a `code`
+ * query parameter are replaced by `[redacted]`, so no credential reaches a log line.
+ */
+export function redactUrl(url: string): string {
+  return url
+    .replace(/(\/api\/admin\/codes\/)[^/?#]+/i, '$1[redacted]')
+    .replace(/([?&]code=)[^&#]*/gi, '$1[redacted]');
+}
+
+/** pino serializers of the gateway: request lines carry a credential-free URL. */
+export const LOG_SERIALIZERS = {
+  req: (req: { method: string; url: string; host?: string; ip?: string }) => ({
+    method: req.method,
+    url: redactUrl(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+  }),
+};
+
+/**
  * Builds the gateway with logging (pino, request ids), timeouts and trust-proxy settings.
  * Not listening yet.
  */
@@ -24,6 +44,7 @@ export async function buildServer(config: TApiEnv): Promise<FastifyInstance> {
     logger: {
       level: config.LOG_LEVEL,
       redact: { paths: LOG_REDACT, censor: '[redacted]' },
+      serializers: LOG_SERIALIZERS,
     },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { app } from '../src/app';
 import { parseApiEnv } from '../src/env';
-import { LOG_REDACT } from '../src/server';
+import { LOG_REDACT, LOG_SERIALIZERS } from '../src/server';
 
 // Shared by the ops-*.int.test.ts files: real pino loggers whose lines the test can read, and
 // the real gateway built on one (what buildServer does, with a readable log).
@@ -21,7 +21,10 @@ export function capturedLogger(level = 'info'): {
       cb();
     },
   });
-  const log = pino({ level, redact: { paths: LOG_REDACT, censor: '[redacted]' } }, stream);
+  const log = pino(
+    { level, redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: LOG_SERIALIZERS },
+    stream,
+  );
   return {
     log,
     get lines() {

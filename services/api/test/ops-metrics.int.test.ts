@@ -182,9 +182,39 @@ describe('metrics and correlated logs of an audit', () => {
     expect(await open()).toBe(0);
   });
 
-  it.todo(
-    'counts real progress streams in aso_sse_open_streams (needs `app.metrics.trackSse(reply.raw)` in progress.routes.ts)',
-  );
+  it('counts real progress streams in aso_sse_open_streams', async ({ database }) => {
+    expect(api, 'the audit test above starts the gateway').toBeDefined();
+    const open = async () =>
+      sample(await text(`${api!.url}/metrics`), 'aso_sse_open_streams', { service: 'api' });
+    const user = await createUser(database.db, 'ops-sse@example.com');
+    // A queued audit that no worker picks up: its progress stream stays open.
+    const app = { appId: '324684580', storefront: 'us', appStoreUrl: SPOTIFY_URL };
+    const audit = await database.db
+      .insertInto('audits')
+      .values({
+        user_id: user.userId,
+        app_id: app.appId,
+        storefront: 'us',
+        app_store_url: SPOTIFY_URL,
+        inputs: JSON.stringify({ main: app, competitors: [], keywords: '' }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const before = await open();
+    const ac = new AbortController();
+    const res = await fetch(`${api!.url}/api/progress?auditId=${audit.id}`, {
+      headers: user.headers,
+      signal: ac.signal,
+    });
+    expect(res.status).toBe(200);
+    expect(await open()).toBe(before + 1);
+    ac.abort();
+    const until = Date.now() + 5_000;
+    while ((await open()) !== before && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await open()).toBe(before);
+  });
 
   it('tags request lines with the audit or download id from params, query and body', async () => {
     expect(api, 'the audit test above starts the gateway').toBeDefined();

@@ -204,7 +204,6 @@ describe('queue monitor at /admin/queues', () => {
       (await a.inject({ method: 'GET', url: '/admin/queues/api/queues', headers: { cookie } }))
         .statusCode,
     ).toBe(200);
-    // (The deactivation below names the code in its URL, which the admin route's log shows.)
     expect(logs.text()).not.toContain(SECOND_ADMIN);
     expect(logs.text()).not.toContain(canonicalAccessCode(SECOND_ADMIN));
 
@@ -214,6 +213,10 @@ describe('queue monitor at /admin/queues', () => {
       headers: { 'x-access-code': ADMIN_CODE },
     });
     expect(off.statusCode, off.body).toBe(200);
+    // The deactivation names the code in its URL; the request log redacts it.
+    expect(logs.text()).toContain('/api/admin/codes/[redacted]');
+    expect(logs.text()).not.toContain(SECOND_ADMIN);
+    expect(logs.text()).not.toContain(canonicalAccessCode(SECOND_ADMIN));
     const after = await a.inject({
       method: 'GET',
       url: '/admin/queues/api/queues',

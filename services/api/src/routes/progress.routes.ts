@@ -38,6 +38,7 @@ export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
       const lastEventId =
         (Array.isArray(header) ? header[0] : header) ?? req.query.lastEventId ?? null;
       reply.hijack();
+      app.metrics.trackSse(reply.raw);
       const stream = await streamProgress(
         {
           db: app.db,

@@ -25,12 +25,14 @@ describe('access', () => {
     try {
       for (const path of ['/', '/results/some-id', '/admin', '/no/such/page']) {
         await page.goto(path);
-        await expect.poll(() => page.getByRole('button', { name: 'login', exact: true }).isVisible()).toBe(true);
+        await expect
+          .poll(() => page.getByRole('button', { name: 'login', exact: true }).isVisible())
+          .toBe(true);
         expect(await page.getByTestId('app-sidebar').count()).toBe(0);
       }
       await page.getByRole('button', { name: 'login', exact: true }).click();
-      await page.getByText('Missing Information').waitFor();
-      await page.getByText('Please enter both email and access code.').waitFor();
+      await page.getByText('Missing Information', { exact: true }).waitFor();
+      await page.getByText('Please enter both email and access code.', { exact: true }).waitFor();
       await saveScreenshot(page, 'auth-login-missing-information');
     } finally {
       await context.close();
@@ -44,7 +46,7 @@ describe('access', () => {
       await page.getByLabel('Email').fill('nobody@example.com');
       await page.getByLabel('Access code').fill('not-a-code-123');
       await page.getByRole('button', { name: 'login', exact: true }).click();
-      await page.getByText('Login Failed').waitFor();
+      await page.getByText('Login Failed', { exact: true }).waitFor();
       expect(await page.evaluate(() => localStorage.getItem('sessionToken'))).toBeNull();
       await saveScreenshot(page, 'auth-login-failed');
     } finally {
@@ -63,8 +65,15 @@ describe('access', () => {
       await page.getByRole('button', { name: 'start ASO analysis' }).waitFor();
       await saveScreenshot(page, 'auth-signed-up-main-screen');
 
+      // The session check runs once per page load, and is not retried.
+      const checks: string[] = [];
+      page.on('request', (req) => {
+        if (new URL(req.url()).pathname === '/api/check-access') checks.push(req.method());
+      });
       await page.reload();
       await page.getByTestId('user-email').filter({ hasText: email }).waitFor();
+      await page.waitForTimeout(300);
+      expect(checks).toEqual(['GET']);
 
       await page.goto('/this/path/does/not/exist');
       await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
@@ -84,7 +93,9 @@ describe('access', () => {
     const { context, page } = await newAppPage(browser, baseUrl);
     try {
       await page.goto('/');
-      await page.evaluate(() => localStorage.setItem('sessionToken', 'revoked-or-unknown-token-0123456789'));
+      await page.evaluate(() =>
+        localStorage.setItem('sessionToken', 'revoked-or-unknown-token-0123456789'),
+      );
       await page.reload();
       await page.getByRole('button', { name: 'login', exact: true }).waitFor();
       await expect.poll(() => page.evaluate(() => localStorage.getItem('sessionToken'))).toBeNull();

@@ -1,8 +1,8 @@
 /**
  * Global setup of the `browser` vitest project: the whole system in this process, isolated.
  *
- * 1. Builds the web app when `apps/web/dist` is missing or older than its sources
- *    (`E2E_SKIP_BUILD=1` skips the check).
+ * 1. Builds the web app (production mode) into a folder of its own keyed by the sources'
+ *    content (`.tmp/e2e-web/<hash>`, see `support/web-build.ts`), unless that build exists.
  * 2. Starts the store replay server on a free port (recorded answers from `FIXTURES_DIR`).
  * 3. Clones a fresh database from the migrated template and picks a fresh Redis prefix.
  * 4. Starts the api (serving the build) on a free loopback port, with a generated
@@ -11,12 +11,13 @@
  * 5. Provides `baseUrl`, `adminCode` and `replayUrl` to the tests; tears everything down after.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import type { TestProject } from 'vitest/node';
 import { DEFAULT_FIXTURES_DIR, startReplayServer } from '@aso/appstore/node';
-import { createTestDatabase, deletePrefix, newPrefix, redisUrl } from '@aso/testkit';
+// Not the `@aso/testkit` barrel: it also exports vitest fixtures (`test.extend`), which cannot
+// load in a globalSetup (no runner there). These two modules are plain node code.
+import { createTestDatabase } from '../packages/testkit/src/pg';
+import { deletePrefix, newPrefix, redisUrl } from '../packages/testkit/src/redis';
 import { parseApiEnv } from '../services/api/src/env';
 import { buildServer } from '../services/api/src/server';
 import { parseWorkerEnv as parseScraperEnv } from '../services/scraper/src/env';
@@ -25,60 +26,37 @@ import { parseWorkerEnv as parseAnalyzerEnv } from '../services/analyzer/src/env
 import { startAnalyzer } from '../services/analyzer/src/service';
 import { parseWorkerEnv as parseCsvMergeEnv } from '../services/csv-merge/src/env';
 import { startCsvMerge } from '../services/csv-merge/src/service';
-import { REPO_ROOT, WEB_DIR, WEB_DIST_DIR } from './support/paths';
+import { ensureWebBuild } from './support/web-build';
 import './support/provided';
 
 const LOG_LEVEL = process.env.E2E_LOG_LEVEL ?? 'warn';
 
-/** Newest modification time (ms) of the files under `path`, skipping node_modules and dist. */
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of readdirSync(path)) {
-    if (entry === 'node_modules' || entry === 'dist') continue;
-    newest = Math.max(newest, newestMtime(join(path, entry)));
-  }
-  return newest;
-}
-
-/** Sources whose change makes the web build stale: the app and the packages it bundles. */
-const WEB_SOURCES = [
-  join(WEB_DIR, 'src'),
-  join(WEB_DIR, 'index.html'),
-  join(WEB_DIR, 'vite.config.ts'),
-  ...['contracts', 'appstore', 'aso-rules', 'analytics'].map((p) => join(REPO_ROOT, 'packages', p, 'src')),
-];
-
-async function buildWebIfNeeded(): Promise<void> {
-  if (process.env.E2E_SKIP_BUILD === '1') return;
-  const index = join(WEB_DIST_DIR, 'index.html');
-  const builtAt = existsSync(index) ? statSync(index).mtimeMs : 0;
-  const sourcesAt = Math.max(...WEB_SOURCES.filter(existsSync).map(newestMtime));
-  if (builtAt >= sourcesAt) return;
-  console.log('[e2e] building the web app (sources changed since the last build)');
-  await execa('pnpm', ['--filter', '@aso/web', 'build'], { cwd: REPO_ROOT, stdio: 'inherit', timeout: 600_000 });
-}
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const cleanups: (() => Promise<unknown>)[] = [];
+  const cleanups: [string, () => Promise<unknown>][] = [];
   const teardown = async () => {
-    for (const cleanup of cleanups.reverse()) {
-      await cleanup().catch((err: unknown) => console.error('[e2e] teardown step failed', err));
+    const started = Date.now();
+    for (const [name, cleanup] of cleanups.reverse()) {
+      const t0 = Date.now();
+      await cleanup().catch((err: unknown) =>
+        console.error(`[e2e] teardown of ${name} failed`, err),
+      );
+      if (Date.now() - t0 > 2_000)
+        console.warn(`[e2e] teardown of ${name} took ${Date.now() - t0} ms`);
     }
+    console.log(`[e2e] teardown done in ${Date.now() - started} ms`);
   };
 
   try {
-    await buildWebIfNeeded();
+    const webDistDir = await ensureWebBuild();
 
     const fixturesDir = join(process.env.FIXTURES_DIR ?? DEFAULT_FIXTURES_DIR, 'appstore');
     const replay = await startReplayServer({ port: 0, fixturesDir });
-    cleanups.push(() => replay.close());
+    cleanups.push(['replay server', () => replay.close()]);
 
     const database = await createTestDatabase();
-    cleanups.push(() => database.drop());
+    cleanups.push(['database', () => database.drop()]);
     const prefix = newPrefix();
-    cleanups.push(() => deletePrefix(prefix));
+    cleanups.push(['redis prefix', () => deletePrefix(prefix)]);
 
     const adminCode = `e2e-admin-${randomBytes(8).toString('hex')}`;
     const shared = {
@@ -96,13 +74,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
       APP_STORE_ORIGIN: replay.url,
     };
     const scraper = await startScraper(parseScraperEnv(workerEnv), { handleSignals: false });
-    cleanups.push(() => scraper.close());
-    const analyzer = await startAnalyzer(parseAnalyzerEnv({ ...workerEnv, AI_PROVIDER: 'heuristic' }), {
-      handleSignals: false,
-    });
-    cleanups.push(() => analyzer.close());
+    cleanups.push(['scraper', () => scraper.close()]);
+    const analyzer = await startAnalyzer(
+      parseAnalyzerEnv({ ...workerEnv, AI_PROVIDER: 'heuristic' }),
+      {
+        handleSignals: false,
+      },
+    );
+    cleanups.push(['analyzer', () => analyzer.close()]);
     const csvMerge = await startCsvMerge(parseCsvMergeEnv(workerEnv), { handleSignals: false });
-    cleanups.push(() => csvMerge.close());
+    cleanups.push(['csv-merge', () => csvMerge.close()]);
 
     const server = await buildServer(
       parseApiEnv({
@@ -110,24 +91,28 @@ export default async function setup(project: TestProject): Promise<() => Promise
         HOST: '127.0.0.1',
         PORT: '0',
         ADMIN_ACCESS_CODE: adminCode,
-        WEB_DIST_DIR,
+        WEB_DIST_DIR: webDistDir,
         // Every test signs up or in; the defaults would throttle a full run.
         AUTH_RATE_LIMIT_PER_MIN: '1000',
         ANALYZE_RATE_LIMIT_PER_MIN: '1000',
         UPLOAD_RATE_LIMIT_PER_MIN: '1000',
       }),
     );
-    cleanups.push(() => server.close());
+    cleanups.push(['api', () => server.close()]);
     await server.listen({ host: '127.0.0.1', port: 0 });
     const address = server.server.address();
-    if (!address || typeof address === 'string') throw new Error('api did not report a TCP address');
+    if (!address || typeof address === 'string')
+      throw new Error('api did not report a TCP address');
     const baseUrl = `http://127.0.0.1:${address.port}`;
     await waitForAdminCode(baseUrl, adminCode);
 
     project.provide('baseUrl', baseUrl);
     project.provide('adminCode', adminCode);
     project.provide('replayUrl', replay.url);
-    console.log(`[e2e] api ${baseUrl}, replay ${replay.url}, database ${database.name}, prefix ${prefix}`);
+    project.provide('databaseUrl', database.url);
+    console.log(
+      `[e2e] api ${baseUrl}, replay ${replay.url}, database ${database.name}, prefix ${prefix}`,
+    );
   } catch (err) {
     await teardown();
     throw err;

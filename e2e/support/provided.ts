@@ -7,6 +7,8 @@ declare module 'vitest' {
     adminCode: string;
     /** Origin of the store replay server the workers scrape. */
     replayUrl: string;
+    /** The api's (cloned) database, for tests that must change rows directly (e.g. expire a dataset). */
+    databaseUrl: string;
   }
 }
 

@@ -6,7 +6,11 @@ import type { Page } from 'playwright-core';
 import { ZGenerateCodeAnswer } from '@aso/contracts';
 
 /** Generates a one-use access code through `POST /api/admin/generate-code` (admin code header). */
-export async function generateAccessCode(baseUrl: string, adminCode: string, maxUses = 1): Promise<string> {
+export async function generateAccessCode(
+  baseUrl: string,
+  adminCode: string,
+  maxUses = 1,
+): Promise<string> {
   const res = await fetch(`${baseUrl}/api/admin/generate-code`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-access-code': adminCode },
@@ -23,16 +27,21 @@ export function uniqueEmail(tag: string): string {
 }
 
 /**
- * Signs up through the login screen's "sign up" mode and waits for the main screen.
+ * Signs up through the login screen's "sign up" mode and waits for the main screen's form.
  * Returns the email used.
  */
-export async function signUpThroughUi(page: Page, accessCode: string, tag: string): Promise<string> {
+export async function signUpThroughUi(
+  page: Page,
+  accessCode: string,
+  tag: string,
+): Promise<string> {
   const email = uniqueEmail(tag);
   await page.goto('/');
   await page.getByRole('button', { name: 'sign up', exact: true }).click();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Access code').fill(accessCode);
   await page.getByRole('button', { name: 'sign up', exact: true }).first().click();
-  await page.getByTestId('user-email').filter({ hasText: email }).waitFor();
+  // The form shows on every width (the email is inside the sidebar, a closed sheet on phones).
+  await page.getByRole('button', { name: 'start ASO analysis' }).waitFor();
   return email;
 }

@@ -65,14 +65,22 @@ export class ApiError extends Error {
 }
 
 /** Builds the `"<status>: <body text>"` message of spec section 8. */
-export function formatApiErrorMessage(status: number, bodyText: string, statusText: string): string {
+export function formatApiErrorMessage(
+  status: number,
+  bodyText: string,
+  statusText: string,
+): string {
   return `${status}: ${bodyText || statusText}`;
 }
 
 function parseErrorBody(text: string): TErrorBody | null {
   try {
     const data: unknown = JSON.parse(text);
-    if (data && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string') {
+    if (
+      data &&
+      typeof data === 'object' &&
+      typeof (data as { message?: unknown }).message === 'string'
+    ) {
       return data as TErrorBody;
     }
   } catch {
@@ -95,9 +103,23 @@ export function authHeaders(): Record<string, string> {
  * @throws {TypeError} on a network failure (fetch's own error).
  * @throws {DOMException} `TimeoutError` after `timeoutMs`, `AbortError` when `signal` aborts.
  */
-export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptions<T> = {}): Promise<T> {
-  const { method = 'GET', body, schema, signal, timeoutMs = DEFAULT_TIMEOUT_MS, on401 = 'throw' } = options;
-  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(), ...options.headers };
+export async function apiFetch<T = unknown>(
+  path: string,
+  options: ApiFetchOptions<T> = {},
+): Promise<T> {
+  const {
+    method = 'GET',
+    body,
+    schema,
+    signal,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    on401 = 'throw',
+  } = options;
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    ...authHeaders(),
+    ...options.headers,
+  };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { cleanScreenshotAnalysis, estimateDurationMs, savedAuditName, storefrontOf } from './audit.helpers';
+import {
+  cleanScreenshotAnalysis,
+  estimateDurationMs,
+  savedAuditName,
+  storefrontOf,
+} from './audit.helpers';
 
 describe('estimateDurationMs (spec section 9)', () => {
   it('maps the number of valid links to the estimate', () => {
@@ -28,16 +33,25 @@ describe('savedAuditName (spec section 3: app name, CC, dd-mm-yyyy)', () => {
   it('builds the name from the app name, upper-case storefront and the date', () => {
     expect(
       savedAuditName(
-        { appName: 'Spotify: Music and Podcasts', storefront: 'us', appStoreUrl: 'https://apps.apple.com/us/app/id324684580' },
+        {
+          appName: 'Spotify: Music and Podcasts',
+          storefront: 'us',
+          appStoreUrl: 'https://apps.apple.com/us/app/id324684580',
+        },
         date,
       ),
     ).toBe('Spotify: Music and Podcasts US 05-01-2026');
   });
   it('falls back to the URL storefront when the audit has none', () => {
-    expect(savedAuditName({ appName: 'Calm', storefront: null, appStoreUrl: 'https://apps.apple.com/de/app/id1' }, date)).toBe(
-      'Calm DE 05-01-2026',
-    );
-    expect(savedAuditName({ appName: 'Calm', appStoreUrl: 'https://apps.apple.com/app/id1' }, date)).toBe('Calm US 05-01-2026');
+    expect(
+      savedAuditName(
+        { appName: 'Calm', storefront: null, appStoreUrl: 'https://apps.apple.com/de/app/id1' },
+        date,
+      ),
+    ).toBe('Calm DE 05-01-2026');
+    expect(
+      savedAuditName({ appName: 'Calm', appStoreUrl: 'https://apps.apple.com/app/id1' }, date),
+    ).toBe('Calm US 05-01-2026');
   });
 });
 
@@ -63,12 +77,16 @@ describe('cleanScreenshotAnalysis (spec section 2)', () => {
     );
   });
   it('cuts at whichever of the two parts comes first and drops a dangling number', () => {
-    expect(cleanScreenshotAnalysis('1. Clear captions.\n2. To improve: more contrast.\n3. A/B testing ideas')).toBe(
-      'Clear captions.',
-    );
+    expect(
+      cleanScreenshotAnalysis(
+        '1. Clear captions.\n2. To improve: more contrast.\n3. A/B testing ideas',
+      ),
+    ).toBe('Clear captions.');
   });
   it('keeps numbers that are not list numbering', () => {
-    expect(cleanScreenshotAnalysis('Its first 3 screenshots are filled.')).toBe('Its first 3 screenshots are filled.');
+    expect(cleanScreenshotAnalysis('Its first 3 screenshots are filled.')).toBe(
+      'Its first 3 screenshots are filled.',
+    );
     expect(cleanScreenshotAnalysis(null)).toBe('');
   });
 });

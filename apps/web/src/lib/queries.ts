@@ -15,6 +15,7 @@ import {
   type TCheckUserAnswer,
 } from '@aso/contracts';
 import { apiFetch, arrayOf } from './api';
+import { clearSessionToken } from './session';
 
 /** Key of `GET /api/check-access` with the bearer token (the session check). */
 export const checkAccessKey = ['/api/check-access'] as const;
@@ -30,15 +31,22 @@ export const feedbackKey = (auditId: string) => ['/api/feedback', auditId] as co
 const NOT_A_USER: TCheckUserAnswer = { isUser: false, user: null };
 
 /**
- * The session check (spec section 4 "Session"). Runs only while `hasToken` is true, is never
- * retried; a 401 answer counts as "not a user" (the caller then removes the token).
+ * The session check (spec section 4 "Session"). Runs only while `hasToken` is true and is never
+ * retried. An answer saying the caller is not a user (or a 401) removes the stored token.
  */
 export const checkAccessQuery = (hasToken: boolean) =>
   queryOptions({
     queryKey: checkAccessKey,
-    queryFn: async ({ signal }) =>
-      (await apiFetch('/api/check-access', { schema: ZCheckUserAnswer, signal, on401: 'null' })) ??
-      NOT_A_USER,
+    queryFn: async ({ signal }) => {
+      const answer =
+        (await apiFetch('/api/check-access', {
+          schema: ZCheckUserAnswer,
+          signal,
+          on401: 'null',
+        })) ?? NOT_A_USER;
+      if (!answer.isUser) clearSessionToken();
+      return answer;
+    },
     enabled: hasToken,
     retry: false,
   });
@@ -47,14 +55,16 @@ export const checkAccessQuery = (hasToken: boolean) =>
 export const auditQuery = (id: string) =>
   queryOptions({
     queryKey: auditKey(id),
-    queryFn: ({ signal }) => apiFetch(`/api/audit/${encodeURIComponent(id)}`, { schema: ZAudit, signal }),
+    queryFn: ({ signal }) =>
+      apiFetch(`/api/audit/${encodeURIComponent(id)}`, { schema: ZAudit, signal }),
   });
 
 /** The signed-in user's saved audits. */
 export const savedAuditsQuery = () =>
   queryOptions({
     queryKey: savedAuditsKey,
-    queryFn: ({ signal }) => apiFetch('/api/saved-audits', { schema: arrayOf(ZSavedAudit), signal }),
+    queryFn: ({ signal }) =>
+      apiFetch('/api/saved-audits', { schema: arrayOf(ZSavedAudit), signal }),
   });
 
 /** The signed-in user's saved dashboards (for the dashboard feature's sidebar list). */

@@ -9,7 +9,8 @@ import { webRoutes } from './web.routes';
 
 // A constructed build folder (not the real one, which may not be built): an index.html and
 // one hashed asset, enough to check routing, caching and headers.
-const INDEX_HTML = '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
+const INDEX_HTML =
+  '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
 
 async function buildApp(distDir: string): Promise<FastifyInstance> {
   const app = Fastify();
@@ -39,7 +40,12 @@ describe('webRoutes', () => {
   });
 
   it('answers client routes with index.html, revalidated', async () => {
-    for (const url of ['/', '/results/3f1c2a9e-0000-4000-8000-000000000000', '/admin', '/no/such/page?x=1']) {
+    for (const url of [
+      '/',
+      '/results/3f1c2a9e-0000-4000-8000-000000000000',
+      '/admin',
+      '/no/such/page?x=1',
+    ]) {
       const res = await app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -67,6 +73,31 @@ describe('webRoutes', () => {
     expect(real.json()).toEqual({ ok: true });
   });
 
+  it('serves files added after start (a rebuild) and refuses paths that leave the folder', async () => {
+    writeFileSync(join(dir, 'assets', 'index-new456.js'), 'console.log("rebuilt")');
+    const rebuilt = await app.inject({ method: 'GET', url: '/assets/index-new456.js' });
+    expect(rebuilt.statusCode).toBe(200);
+    expect(rebuilt.body).toBe('console.log("rebuilt")');
+    // A file next to the build folder, reachable only by climbing out of it.
+    const secretName = `aso-secret-${Date.now()}.txt`;
+    const secret = join(dir, '..', secretName);
+    writeFileSync(secret, 'TOP-SECRET');
+    try {
+      for (const url of [
+        `/%2e%2e/${secretName}`,
+        `/assets/%2e%2e/%2e%2e/${secretName}`,
+        `/assets/..%2f..%2f${secretName}`,
+        `/..%5c${secretName}`,
+      ]) {
+        const res = await app.inject({ method: 'GET', url });
+        expect(res.body, url).not.toContain('TOP-SECRET');
+        expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
+      }
+    } finally {
+      rmSync(secret, { force: true });
+    }
+  });
+
   it('sends a CSP allowing only this origin for scripts and the store hosts for media', async () => {
     const res = await app.inject({ method: 'GET', url: '/' });
     const csp = String(res.headers['content-security-policy']);
@@ -78,8 +109,12 @@ describe('webRoutes', () => {
     );
     expect(directives['default-src']).toEqual(["'self'"]);
     expect(directives['script-src']).toEqual(["'self'"]);
-    expect(directives['img-src']).toEqual(expect.arrayContaining(["'self'", 'https://*.mzstatic.com']));
-    expect(directives['media-src']).toEqual(expect.arrayContaining(['blob:', 'https://*.mzstatic.com']));
+    expect(directives['img-src']).toEqual(
+      expect.arrayContaining(["'self'", 'https://*.mzstatic.com']),
+    );
+    expect(directives['media-src']).toEqual(
+      expect.arrayContaining(['blob:', 'https://*.mzstatic.com']),
+    );
     expect(directives['object-src']).toEqual(["'none'"]);
     expect(directives['frame-ancestors']).toEqual(["'none'"]);
     expect(csp).not.toContain('upgrade-insecure-requests');

@@ -33,15 +33,30 @@ export const WEB_CSP_DIRECTIVES = {
   frameAncestors: ["'none'"],
 };
 
-/** True for paths the SPA fallback must not answer: the API and anything that names a file. */
-function isApiOrFilePath(pathname: string): boolean {
-  return pathname === '/api' || pathname.startsWith('/api/') || /\/[^/]+\.[a-z0-9]+$/i.test(pathname);
+/** True for the API's own paths, which the web app must never answer. */
+function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/');
+}
+
+/** True when the last segment names a file (`/assets/index-abc.js`, `/help/step-1.png`). */
+function namesFile(pathname: string): boolean {
+  return /\/[^/]+\.[a-z0-9]+$/i.test(pathname);
+}
+
+/** The decoded path of a request URL, or null when it does not decode. */
+function decodePathname(url: string): string | null {
+  try {
+    return decodeURIComponent(url.split('?')[0] ?? '/');
+  } catch {
+    return null;
+  }
 }
 
 /**
  * Serves the built web app (`config.WEB_DIST_DIR`, normally `apps/web/dist`) with security
  * headers (helmet + the CSP above) on every answer of this plugin:
- * - files of the build (hashed `/assets/*` cached for a year, the rest revalidated);
+ * - files of the build, read on each request (hashed `/assets/*` cached for a year, the rest
+ *   revalidated); a missing file answers the JSON 404;
  * - any other GET that is not under `/api` and does not name a file: `index.html`, so the
  *   client router handles `/`, `/results/:id`, `/admin` and its own 404 page.
  * When the folder has no `index.html` (not built, or WEB_DIST_DIR empty) nothing is served
@@ -50,7 +65,10 @@ function isApiOrFilePath(pathname: string): boolean {
 export const webRoutes: FastifyPluginAsyncZod = async (app) => {
   const root = app.config.WEB_DIST_DIR;
   if (!root || !existsSync(join(root, 'index.html'))) {
-    app.log.warn({ root }, 'web app not served: no index.html (build it with `pnpm --filter @aso/web build`)');
+    app.log.warn(
+      { root },
+      'web app not served: no index.html (build it with `pnpm --filter @aso/web build`)',
+    );
     return;
   }
 
@@ -61,10 +79,11 @@ export const webRoutes: FastifyPluginAsyncZod = async (app) => {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
 
+  // `serve: false`: no routes per file found at start, so a rebuild with new hashed names is
+  // served without a restart; the catch-all below sends files through `reply.sendFile`.
   await app.register(fastifyStatic, {
     root,
-    wildcard: false,
-    index: false,
+    serve: false,
     setHeaders: (reply, filePath) => {
       void reply.header(
         'cache-control',
@@ -74,8 +93,10 @@ export const webRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/*', (req, reply) => {
-    const pathname = req.url.split('?')[0] ?? '/';
-    if (isApiOrFilePath(pathname)) return reply.callNotFound();
+    const pathname = decodePathname(req.url);
+    if (pathname === null || isApiPath(pathname)) return reply.callNotFound();
+    // A missing file answers the JSON 404 (sendFile calls the not-found handler), never the app.
+    if (namesFile(pathname)) return reply.sendFile(pathname.slice(1));
     return reply.sendFile('index.html');
   });
 };

@@ -4,7 +4,7 @@ import { cn } from '@/lib/utils';
 /** Product name shown in the sidebar and on the login screen. */
 export const PRODUCT_NAME = 'ASO Audit Robot';
 /** Tagline: a robot for ASO audits, a system for ASO analysis, iOS only, alpha (spec sections 1-2). */
-export const PRODUCT_TAGLINE = 'your robot for App Store audits';
+export const PRODUCT_TAGLINE = 'a robot for ASO audits and analysis';
 /** Side text of the login screen (spec section 2). */
 export const PRODUCT_SIDE_TEXT = 'a system for ASO analysis · iOS only · alpha';
 
@@ -15,7 +15,8 @@ export const PRODUCT_SIDE_TEXT = 'a system for ASO analysis · iOS only · alpha
  * placeholder on the reserved example.com domain.
  */
 export const CONSULTING_URL: string =
-  (import.meta.env.VITE_CONSULTING_URL as string | undefined) ?? 'https://example.com/human-aso-audit';
+  (import.meta.env.VITE_CONSULTING_URL as string | undefined) ??
+  'https://example.com/human-aso-audit';
 
 /** The robot mark. */
 export function BrandMark({ className }: { className?: string }) {

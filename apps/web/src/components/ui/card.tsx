@@ -6,7 +6,10 @@ export function Card({ className, ...props }: ComponentProps<'div'>) {
   return (
     <div
       data-slot="card"
-      className={cn('flex flex-col gap-5 rounded-xl border bg-card py-5 text-card-foreground shadow-sm', className)}
+      className={cn(
+        'flex flex-col gap-5 rounded-xl border bg-card py-5 text-card-foreground shadow-sm',
+        className,
+      )}
       {...props}
     />
   );
@@ -14,17 +17,35 @@ export function Card({ className, ...props }: ComponentProps<'div'>) {
 
 /** Title area of a card (title, description, optional action on the right). */
 export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
-  return <div data-slot="card-header" className={cn('flex flex-col gap-1.5 px-5', className)} {...props} />;
+  return (
+    <div
+      data-slot="card-header"
+      className={cn('flex flex-col gap-1.5 px-5', className)}
+      {...props}
+    />
+  );
 }
 
 /** Card heading (a `h3`). */
 export function CardTitle({ className, ...props }: ComponentProps<'h3'>) {
-  return <h3 data-slot="card-title" className={cn('leading-tight font-semibold', className)} {...props} />;
+  return (
+    <h3
+      data-slot="card-title"
+      className={cn('leading-tight font-semibold', className)}
+      {...props}
+    />
+  );
 }
 
 /** Secondary line under a card title. */
 export function CardDescription({ className, ...props }: ComponentProps<'p'>) {
-  return <p data-slot="card-description" className={cn('text-sm text-muted-foreground', className)} {...props} />;
+  return (
+    <p
+      data-slot="card-description"
+      className={cn('text-sm text-muted-foreground', className)}
+      {...props}
+    />
+  );
 }
 
 /** Body of a card. */
@@ -34,5 +55,7 @@ export function CardContent({ className, ...props }: ComponentProps<'div'>) {
 
 /** Bottom row of a card (actions). */
 export function CardFooter({ className, ...props }: ComponentProps<'div'>) {
-  return <div data-slot="card-footer" className={cn('flex items-center px-5', className)} {...props} />;
+  return (
+    <div data-slot="card-footer" className={cn('flex items-center px-5', className)} {...props} />
+  );
 }

@@ -22,7 +22,9 @@ export function SheetContent({
         data-slot="sheet-content"
         className={cn(
           'fixed inset-y-0 z-50 flex h-full flex-col gap-4 bg-background shadow-lg',
-          side === 'left' ? 'left-0 border-r data-[state=open]:animate-slide-in-left' : 'right-0 border-l data-[state=open]:animate-slide-in-right',
+          side === 'left'
+            ? 'left-0 border-r data-[state=open]:animate-slide-in-left'
+            : 'right-0 border-l data-[state=open]:animate-slide-in-right',
           className,
         )}
         {...props}
@@ -42,9 +44,19 @@ export function SheetHeader({ className, ...props }: ComponentProps<'div'>) {
 }
 
 export function SheetTitle({ className, ...props }: ComponentProps<typeof SheetPrimitive.Title>) {
-  return <SheetPrimitive.Title className={cn('font-semibold text-foreground', className)} {...props} />;
+  return (
+    <SheetPrimitive.Title className={cn('font-semibold text-foreground', className)} {...props} />
+  );
 }
 
-export function SheetDescription({ className, ...props }: ComponentProps<typeof SheetPrimitive.Description>) {
-  return <SheetPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />;
+export function SheetDescription({
+  className,
+  ...props
+}: ComponentProps<typeof SheetPrimitive.Description>) {
+  return (
+    <SheetPrimitive.Description
+      className={cn('text-sm text-muted-foreground', className)}
+      {...props}
+    />
+  );
 }

@@ -18,27 +18,26 @@ import {
 } from 'react';
 import { Button } from '@/components/ui/button';
 import { Separator } from '@/components/ui/separator';
-import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
+import {
+  Sheet,
+  SheetContent,
+  SheetDescription,
+  SheetHeader,
+  SheetTitle,
+} from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { useIsMobile } from '@/hooks/use-mobile';
 import { cn } from '@/lib/utils';
+import { SIDEBAR_COOKIE_MAX_AGE, SIDEBAR_COOKIE_NAME, readSidebarCookie } from './sidebar-cookie';
 
-/** Cookie holding `true` (expanded) or `false` (collapsed). */
-export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
-/** Cookie lifetime: 7 days, in seconds (spec section 9). */
-export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
+export { SIDEBAR_COOKIE_MAX_AGE, SIDEBAR_COOKIE_NAME, readSidebarCookie };
+
 export const SIDEBAR_WIDTH = '16rem';
 export const SIDEBAR_WIDTH_MOBILE = '18rem';
 export const SIDEBAR_WIDTH_ICON = '3rem';
 /** With Ctrl (or Cmd on macOS) toggles the sidebar. */
 export const SIDEBAR_KEYBOARD_SHORTCUT = 'b';
-
-/** Reads the remembered state from `document.cookie`; undefined when none is stored. */
-export function readSidebarCookie(cookie: string): boolean | undefined {
-  const match = new RegExp(`(?:^|;\\s*)${SIDEBAR_COOKIE_NAME}=(true|false)`).exec(cookie);
-  return match ? match[1] === 'true' : undefined;
-}
 
 interface SidebarContextValue {
   state: 'expanded' | 'collapsed';
@@ -83,7 +82,10 @@ export function SidebarProvider({
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key.toLowerCase() === SIDEBAR_KEYBOARD_SHORTCUT && (event.metaKey || event.ctrlKey)) {
+      if (
+        event.key.toLowerCase() === SIDEBAR_KEYBOARD_SHORTCUT &&
+        (event.metaKey || event.ctrlKey)
+      ) {
         event.preventDefault();
         toggleSidebar();
       }
@@ -102,7 +104,13 @@ export function SidebarProvider({
     <SidebarContext.Provider value={value}>
       <div
         data-slot="sidebar-wrapper"
-        style={{ '--sidebar-width': SIDEBAR_WIDTH, '--sidebar-width-icon': SIDEBAR_WIDTH_ICON, ...style } as CSSProperties}
+        style={
+          {
+            '--sidebar-width': SIDEBAR_WIDTH,
+            '--sidebar-width-icon': SIDEBAR_WIDTH_ICON,
+            ...style,
+          } as CSSProperties
+        }
         className={cn('group/sidebar-wrapper flex min-h-svh w-full', className)}
         {...props}
       >
@@ -119,12 +127,21 @@ export function Sidebar({
   className,
   children,
   ...props
-}: ComponentProps<'div'> & { side?: 'left' | 'right'; collapsible?: 'offcanvas' | 'icon' | 'none' }) {
+}: ComponentProps<'div'> & {
+  side?: 'left' | 'right';
+  collapsible?: 'offcanvas' | 'icon' | 'none';
+}) {
   const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
 
   if (collapsible === 'none') {
     return (
-      <div className={cn('flex h-full w-(--sidebar-width) flex-col bg-sidebar text-sidebar-foreground', className)} {...props}>
+      <div
+        className={cn(
+          'flex h-full w-(--sidebar-width) flex-col bg-sidebar text-sidebar-foreground',
+          className,
+        )}
+        {...props}
+      >
         {children}
       </div>
     );
@@ -168,6 +185,7 @@ export function Sidebar({
         )}
       />
       <div
+        data-slot="sidebar-container"
         className={cn(
           'fixed inset-y-0 z-10 hidden h-svh w-(--sidebar-width) transition-[left,right,width] duration-200 ease-linear md:flex',
           side === 'left'
@@ -232,20 +250,34 @@ export function SidebarRail({ className, ...props }: ComponentProps<'button'>) {
 /** The main content area next to the sidebar. */
 export function SidebarInset({ className, ...props }: ComponentProps<'main'>) {
   return (
-    <main data-slot="sidebar-inset" className={cn('relative flex w-full min-w-0 flex-1 flex-col bg-background', className)} {...props} />
+    <main
+      data-slot="sidebar-inset"
+      className={cn('relative flex w-full min-w-0 flex-1 flex-col bg-background', className)}
+      {...props}
+    />
   );
 }
 
 export function SidebarHeader({ className, ...props }: ComponentProps<'div'>) {
-  return <div data-sidebar="header" className={cn('flex flex-col gap-2 p-2', className)} {...props} />;
+  return (
+    <div data-sidebar="header" className={cn('flex flex-col gap-2 p-2', className)} {...props} />
+  );
 }
 
 export function SidebarFooter({ className, ...props }: ComponentProps<'div'>) {
-  return <div data-sidebar="footer" className={cn('flex flex-col gap-2 p-2', className)} {...props} />;
+  return (
+    <div data-sidebar="footer" className={cn('flex flex-col gap-2 p-2', className)} {...props} />
+  );
 }
 
 export function SidebarSeparator({ className, ...props }: ComponentProps<typeof Separator>) {
-  return <Separator data-sidebar="separator" className={cn('mx-2 w-auto bg-sidebar-border', className)} {...props} />;
+  return (
+    <Separator
+      data-sidebar="separator"
+      className={cn('mx-2 bg-sidebar-border data-[orientation=horizontal]:w-auto', className)}
+      {...props}
+    />
+  );
 }
 
 /** Scrollable middle part of the sidebar. */
@@ -253,18 +285,31 @@ export function SidebarContent({ className, ...props }: ComponentProps<'div'>) {
   return (
     <div
       data-sidebar="content"
-      className={cn('flex min-h-0 flex-1 flex-col gap-2 overflow-auto group-data-[collapsible=icon]:overflow-hidden', className)}
+      className={cn(
+        'flex min-h-0 flex-1 flex-col gap-2 overflow-auto group-data-[collapsible=icon]:overflow-hidden',
+        className,
+      )}
       {...props}
     />
   );
 }
 
 export function SidebarGroup({ className, ...props }: ComponentProps<'div'>) {
-  return <div data-sidebar="group" className={cn('relative flex w-full min-w-0 flex-col p-2', className)} {...props} />;
+  return (
+    <div
+      data-sidebar="group"
+      className={cn('relative flex w-full min-w-0 flex-col p-2', className)}
+      {...props}
+    />
+  );
 }
 
 /** A group heading; hidden when the sidebar is collapsed to icons. */
-export function SidebarGroupLabel({ className, asChild = false, ...props }: ComponentProps<'div'> & { asChild?: boolean }) {
+export function SidebarGroupLabel({
+  className,
+  asChild = false,
+  ...props
+}: ComponentProps<'div'> & { asChild?: boolean }) {
   const Comp = asChild ? Slot : 'div';
   return (
     <Comp
@@ -280,15 +325,25 @@ export function SidebarGroupLabel({ className, asChild = false, ...props }: Comp
 }
 
 export function SidebarGroupContent({ className, ...props }: ComponentProps<'div'>) {
-  return <div data-sidebar="group-content" className={cn('w-full text-sm', className)} {...props} />;
+  return (
+    <div data-sidebar="group-content" className={cn('w-full text-sm', className)} {...props} />
+  );
 }
 
 export function SidebarMenu({ className, ...props }: ComponentProps<'ul'>) {
-  return <ul data-sidebar="menu" className={cn('flex w-full min-w-0 flex-col gap-1', className)} {...props} />;
+  return (
+    <ul
+      data-sidebar="menu"
+      className={cn('flex w-full min-w-0 flex-col gap-1', className)}
+      {...props}
+    />
+  );
 }
 
 export function SidebarMenuItem({ className, ...props }: ComponentProps<'li'>) {
-  return <li data-sidebar="menu-item" className={cn('group/menu-item relative', className)} {...props} />;
+  return (
+    <li data-sidebar="menu-item" className={cn('group/menu-item relative', className)} {...props} />
+  );
 }
 
 const menuButtonClass =
@@ -305,7 +360,12 @@ export function SidebarMenuButton({
   const Comp = asChild ? Slot : 'button';
   const { isMobile, state } = useSidebar();
   const button = (
-    <Comp data-sidebar="menu-button" data-active={isActive} className={cn(menuButtonClass, 'h-8', className)} {...props} />
+    <Comp
+      data-sidebar="menu-button"
+      data-active={isActive}
+      className={cn(menuButtonClass, 'h-8', className)}
+      {...props}
+    />
   );
   if (!tooltip) return button;
   return (
@@ -344,7 +404,11 @@ export function SidebarMenuAction({
 /** A placeholder menu row while a list loads. */
 export function SidebarMenuSkeleton({ className, ...props }: ComponentProps<'div'>) {
   return (
-    <div data-sidebar="menu-skeleton" className={cn('flex h-8 items-center gap-2 rounded-md px-2', className)} {...props}>
+    <div
+      data-sidebar="menu-skeleton"
+      className={cn('flex h-8 items-center gap-2 rounded-md px-2', className)}
+      {...props}
+    >
       <Skeleton className="h-4 max-w-[70%] flex-1 bg-sidebar-accent" />
     </div>
   );

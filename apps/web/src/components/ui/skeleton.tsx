@@ -3,5 +3,11 @@ import { cn } from '@/lib/utils';
 
 /** A pulsing placeholder shown while content loads. */
 export function Skeleton({ className, ...props }: ComponentProps<'div'>) {
-  return <div data-slot="skeleton" className={cn('animate-pulse rounded-md bg-muted', className)} {...props} />;
+  return (
+    <div
+      data-slot="skeleton"
+      className={cn('animate-pulse rounded-md bg-muted', className)}
+      {...props}
+    />
+  );
 }

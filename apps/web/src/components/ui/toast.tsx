@@ -24,7 +24,10 @@ export function ToastProvider(props: ComponentProps<typeof ToastPrimitives.Provi
 }
 
 /** The notification area (F8 focuses it). */
-export function ToastViewport({ className, ...props }: ComponentProps<typeof ToastPrimitives.Viewport>) {
+export function ToastViewport({
+  className,
+  ...props
+}: ComponentProps<typeof ToastPrimitives.Viewport>) {
   return (
     <ToastPrimitives.Viewport
       hotkey={TOAST_HOTKEY}
@@ -51,14 +54,21 @@ const toastVariants = cva(
 );
 
 /** One toast. */
-export function Toast({ className, variant, ...props }: ComponentProps<typeof ToastPrimitives.Root> & VariantProps<typeof toastVariants>) {
+export function Toast({
+  className,
+  variant,
+  ...props
+}: ComponentProps<typeof ToastPrimitives.Root> & VariantProps<typeof toastVariants>) {
   return <ToastPrimitives.Root className={cn(toastVariants({ variant }), className)} {...props} />;
 }
 
 export function ToastClose({ className, ...props }: ComponentProps<typeof ToastPrimitives.Close>) {
   return (
     <ToastPrimitives.Close
-      className={cn('absolute top-2 right-2 rounded-md p-1 opacity-60 transition-opacity hover:opacity-100 focus:opacity-100 focus:outline-none', className)}
+      className={cn(
+        'absolute top-2 right-2 rounded-md p-1 opacity-60 transition-opacity hover:opacity-100 focus:opacity-100 focus:outline-none',
+        className,
+      )}
       toast-close=""
       {...props}
     >
@@ -71,7 +81,10 @@ export function ToastTitle({ className, ...props }: ComponentProps<typeof ToastP
   return <ToastPrimitives.Title className={cn('text-sm font-semibold', className)} {...props} />;
 }
 
-export function ToastDescription({ className, ...props }: ComponentProps<typeof ToastPrimitives.Description>) {
+export function ToastDescription({
+  className,
+  ...props
+}: ComponentProps<typeof ToastPrimitives.Description>) {
   return <ToastPrimitives.Description className={cn('text-sm opacity-90', className)} {...props} />;
 }
 

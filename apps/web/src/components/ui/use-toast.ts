@@ -60,7 +60,9 @@ export function toastReducer(state: ToastState, action: ToastAction): ToastState
     case 'ADD_TOAST':
       return { toasts: [action.toast, ...state.toasts].slice(0, TOAST_LIMIT) };
     case 'UPDATE_TOAST':
-      return { toasts: state.toasts.map((t) => (t.id === action.toast.id ? { ...t, ...action.toast } : t)) };
+      return {
+        toasts: state.toasts.map((t) => (t.id === action.toast.id ? { ...t, ...action.toast } : t)),
+      };
     case 'DISMISS_TOAST':
       return {
         toasts: state.toasts.map((t) =>
@@ -68,7 +70,10 @@ export function toastReducer(state: ToastState, action: ToastAction): ToastState
         ),
       };
     case 'REMOVE_TOAST':
-      return { toasts: action.toastId === undefined ? [] : state.toasts.filter((t) => t.id !== action.toastId) };
+      return {
+        toasts:
+          action.toastId === undefined ? [] : state.toasts.filter((t) => t.id !== action.toastId),
+      };
   }
 }
 
@@ -77,7 +82,8 @@ let memoryState: ToastState = { toasts: [] };
 
 function dispatch(action: ToastAction): void {
   if (action.type === 'DISMISS_TOAST') {
-    const ids = action.toastId === undefined ? memoryState.toasts.map((t) => t.id) : [action.toastId];
+    const ids =
+      action.toastId === undefined ? memoryState.toasts.map((t) => t.id) : [action.toastId];
     ids.forEach(queueRemoval);
   }
   memoryState = toastReducer(memoryState, action);
@@ -93,7 +99,8 @@ export type ToastInput = Omit<ToasterToast, 'id' | 'open'>;
  */
 export function toast(props: ToastInput) {
   const id = genId();
-  const update = (next: Partial<ToasterToast>) => dispatch({ type: 'UPDATE_TOAST', toast: { ...next, id } });
+  const update = (next: Partial<ToasterToast>) =>
+    dispatch({ type: 'UPDATE_TOAST', toast: { ...next, id } });
   const dismiss = () => dispatch({ type: 'DISMISS_TOAST', toastId: id });
   dispatch({
     type: 'ADD_TOAST',

@@ -20,7 +20,12 @@ import {
   validateCompetitorUrls,
   type TParsedAppStoreUrl,
 } from '@aso/appstore';
-import { KEYWORDS_MAX_CHARS, MAX_COMPETITORS, ZAnalyzeAnswer, type TAnalyzeRequest } from '@aso/contracts';
+import {
+  KEYWORDS_MAX_CHARS,
+  MAX_COMPETITORS,
+  ZAnalyzeAnswer,
+  type TAnalyzeRequest,
+} from '@aso/contracts';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
@@ -75,7 +80,8 @@ export function AuditForm({ onStarted }: { onStarted: (started: StartedAudit) =>
   };
 
   const analyze = useMutation({
-    mutationFn: (body: TAnalyzeRequest) => apiFetch('/api/analyze', { method: 'POST', body, schema: ZAnalyzeAnswer }),
+    mutationFn: (body: TAnalyzeRequest) =>
+      apiFetch('/api/analyze', { method: 'POST', body, schema: ZAnalyzeAnswer }),
   });
 
   const onSubmit = (event: FormEvent) => {
@@ -106,11 +112,13 @@ export function AuditForm({ onStarted }: { onStarted: (started: StartedAudit) =>
   return (
     <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8 sm:px-6 lg:py-12">
       <div className="space-y-2">
-        <p className="text-xs font-semibold tracking-widest text-primary uppercase">app page audit</p>
+        <p className="text-xs font-semibold tracking-widest text-primary uppercase">
+          app page audit
+        </p>
         <h1 className="text-3xl font-semibold tracking-tight">Audit your App Store page</h1>
         <p className="max-w-2xl text-muted-foreground">
-          Paste your app's App Store link. The robot reads the listing, checks it against Apple's limits and your
-          competitors, and tells you what to fix first.
+          Paste your app's App Store link. The robot reads the listing, checks it against Apple's
+          limits and your competitors, and tells you what to fix first.
         </p>
       </div>
 
@@ -120,7 +128,7 @@ export function AuditForm({ onStarted }: { onStarted: (started: StartedAudit) =>
             <CardTitle>Your app</CardTitle>
             <CardDescription>iPhone listings on apps.apple.com.</CardDescription>
           </CardHeader>
-          <CardContent className="space-y-5">
+          <CardContent className="space-y-4">
             <UrlField
               id="app-url"
               label="App Store URL"
@@ -133,13 +141,16 @@ export function AuditForm({ onStarted }: { onStarted: (started: StartedAudit) =>
             <div className="space-y-1.5">
               <div className="flex items-end justify-between gap-2">
                 <Label htmlFor="keywords">
-                  Keywords / metadata <span className="font-normal text-muted-foreground">(optional)</span>
+                  Keywords / metadata{' '}
+                  <span className="font-normal text-muted-foreground">(optional)</span>
                 </Label>
                 <span
                   data-testid="keywords-counter"
                   className={cn(
                     'text-xs tabular-nums',
-                    keywords.length >= KEYWORDS_MAX_CHARS ? 'font-medium text-destructive' : 'text-muted-foreground',
+                    keywords.length >= KEYWORDS_MAX_CHARS
+                      ? 'font-medium text-destructive'
+                      : 'text-muted-foreground',
                   )}
                 >
                   {keywords.length}/{KEYWORDS_MAX_CHARS}
@@ -154,7 +165,8 @@ export function AuditForm({ onStarted }: { onStarted: (started: StartedAudit) =>
                 onChange={(e) => setKeywords(e.target.value.slice(0, KEYWORDS_MAX_CHARS))}
               />
               <p className="text-xs text-muted-foreground">
-                Your keyword field is not public: paste it here to have it checked against the title and subtitle.
+                Your keyword field is not public: paste it here to have it checked against the title
+                and subtitle.
               </p>
             </div>
           </CardContent>
@@ -165,7 +177,7 @@ export function AuditForm({ onStarted }: { onStarted: (started: StartedAudit) =>
             <CardTitle>Competitors</CardTitle>
             <CardDescription>Up to three apps to compare with (optional).</CardDescription>
           </CardHeader>
-          <CardContent className="grid gap-4">
+          <CardContent className="grid gap-2">
             {[1, 2, 3].map((n) => (
               <UrlField
                 key={n}
@@ -181,18 +193,16 @@ export function AuditForm({ onStarted }: { onStarted: (started: StartedAudit) =>
             ))}
           </CardContent>
 
-          <div className="flex flex-col gap-3 border-t px-5 pt-5 sm:flex-row sm:items-center sm:justify-between">
-            <p className="text-xs text-muted-foreground">Takes about a minute per app.</p>
+          <div className="flex flex-col gap-3 border-t px-5 pt-5 sm:flex-row sm:items-start sm:justify-between">
+            <p className="text-xs text-muted-foreground sm:pt-3">Takes about a minute per app.</p>
             <div className="flex flex-col items-stretch gap-1.5 sm:items-end">
               <Button type="submit" size="lg" disabled={mainInvalid || analyze.isPending}>
                 {analyze.isPending ? <Loader2Icon className="animate-spin" /> : <RocketIcon />}
                 start ASO analysis
               </Button>
-              {mainInvalid && (
-                <p className="text-xs font-medium text-destructive" data-testid="invalid-url-hint">
-                  {INVALID_URL_HINT}
-                </p>
-              )}
+              <p className="min-h-4 text-xs leading-4 font-medium text-destructive">
+                {mainInvalid && <span data-testid="invalid-url-hint">{INVALID_URL_HINT}</span>}
+              </p>
             </div>
           </div>
         </Card>

@@ -26,9 +26,14 @@ function RunningAudit({ auditId, validLinks }: { auditId: string; validLinks: nu
   const steps = useAuditProgress(auditId, {
     onComplete: (id) => {
       // Kept for spec compatibility (section 7); the gateway needs nothing from it.
-      apiFetch('/api/progress/complete', { method: 'POST', body: { sessionId: id } }).catch(() => undefined);
+      apiFetch('/api/progress/complete', { method: 'POST', body: { sessionId: id } }).catch(
+        () => undefined,
+      );
       void queryClient.invalidateQueries({ queryKey: auditKey(id) });
-      timer.current = setTimeout(() => setAuditView({ kind: 'result', auditId: id }), RESULT_NAVIGATION_DELAY_MS);
+      timer.current = setTimeout(
+        () => setAuditView({ kind: 'result', auditId: id }),
+        RESULT_NAVIGATION_DELAY_MS,
+      );
     },
     onError: (message) => {
       toast({
@@ -52,11 +57,17 @@ export function AuditTab() {
       <div hidden={auditView.kind !== 'form'}>
         <AuditForm
           key={formKey}
-          onStarted={({ auditId, validLinks }) => setAuditView({ kind: 'progress', auditId, validLinks })}
+          onStarted={({ auditId, validLinks }) =>
+            setAuditView({ kind: 'progress', auditId, validLinks })
+          }
         />
       </div>
       {auditView.kind === 'progress' && (
-        <RunningAudit key={auditView.auditId} auditId={auditView.auditId} validLinks={auditView.validLinks} />
+        <RunningAudit
+          key={auditView.auditId}
+          auditId={auditView.auditId}
+          validLinks={auditView.validLinks}
+        />
       )}
       {auditView.kind === 'result' && (
         <AuditResult

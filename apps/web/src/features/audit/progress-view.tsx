@@ -4,7 +4,14 @@
  * links, and the 12 steps with an icon per status; the step in progress shows dots cycling
  * 1 to 3 every 500 ms.
  */
-import { CheckCircle2Icon, CircleIcon, Clock3Icon, Loader2Icon, TimerIcon, XCircleIcon } from 'lucide-react';
+import {
+  CheckCircle2Icon,
+  CircleIcon,
+  Clock3Icon,
+  Loader2Icon,
+  TimerIcon,
+  XCircleIcon,
+} from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { STEP_IDS, STEP_LABELS, type TStepStatus } from '@aso/contracts';
 import { Card, CardContent } from '@/components/ui/card';
@@ -61,7 +68,10 @@ export function ProgressView({ steps, validLinks }: { steps: TStepsState; validL
   const pct = Math.round((done / STEP_IDS.length) * 100);
 
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8 sm:px-6 lg:py-12" data-testid="progress-view">
+    <div
+      className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8 sm:px-6 lg:py-12"
+      data-testid="progress-view"
+    >
       <div className="space-y-3 text-center">
         <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-primary/10">
           <Loader2Icon className="size-6 animate-spin text-primary" />
@@ -71,7 +81,10 @@ export function ProgressView({ steps, validLinks }: { steps: TStepsState; validL
           <span className="flex items-center gap-1.5">
             <TimerIcon className="size-4" />
             Elapsed{' '}
-            <span className="font-mono text-base font-semibold text-foreground tabular-nums" data-testid="elapsed-timer">
+            <span
+              className="font-mono text-base font-semibold text-foreground tabular-nums"
+              data-testid="elapsed-timer"
+            >
               {formatElapsed(elapsed)}
             </span>
           </span>
@@ -85,8 +98,17 @@ export function ProgressView({ steps, validLinks }: { steps: TStepsState; validL
         </div>
       </div>
 
-      <div className="h-2 overflow-hidden rounded-full bg-muted" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
-        <div className="h-full rounded-full bg-primary transition-[width] duration-500" style={{ width: `${pct}%` }} />
+      <div
+        className="h-2 overflow-hidden rounded-full bg-muted"
+        role="progressbar"
+        aria-valuenow={pct}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
+        <div
+          className="h-full rounded-full bg-primary transition-[width] duration-500"
+          style={{ width: `${pct}%` }}
+        />
       </div>
 
       <Card className="py-2">
@@ -116,7 +138,11 @@ export function ProgressView({ steps, validLinks }: { steps: TStepsState; validL
                       {STEP_LABELS[id]}
                       {step.status === 'in_progress' && <AnimatedDots />}
                     </p>
-                    {step.message && <p className="mt-0.5 text-xs break-words text-muted-foreground">{step.message}</p>}
+                    {step.message && (
+                      <p className="mt-0.5 text-xs break-words text-muted-foreground">
+                        {step.message}
+                      </p>
+                    )}
                   </div>
                 </li>
               );

@@ -21,7 +21,16 @@ export interface UrlFieldProps {
  * An App Store URL input with the idle / valid / invalid states of spec section 4: a green
  * check and the app id when valid, the error under the field when invalid.
  */
-export function UrlField({ id, label, value, state, placeholder, optional, onChange, onBlur }: UrlFieldProps) {
+export function UrlField({
+  id,
+  label,
+  value,
+  state,
+  placeholder,
+  optional,
+  onChange,
+  onBlur,
+}: UrlFieldProps) {
   const invalid = state.status === 'invalid';
   const valid = state.status === 'valid';
   const messageId = `${id}-message`;
@@ -42,24 +51,38 @@ export function UrlField({ id, label, value, state, placeholder, optional, onCha
           value={value}
           aria-invalid={invalid || undefined}
           aria-describedby={invalid || valid ? messageId : undefined}
-          className={cn('pr-9', valid && 'border-success/60 focus-visible:border-success focus-visible:ring-success/20')}
+          className={cn(
+            'pr-9',
+            valid && 'border-success/60 focus-visible:border-success focus-visible:ring-success/20',
+          )}
           onChange={(e) => onChange(e.target.value)}
           onBlur={onBlur}
         />
-        {valid && <CheckCircle2Icon className="absolute top-1/2 right-3 size-4 -translate-y-1/2 text-success" />}
-        {invalid && <CircleAlertIcon className="absolute top-1/2 right-3 size-4 -translate-y-1/2 text-destructive" />}
+        {valid && (
+          <CheckCircle2Icon className="absolute top-1/2 right-3 size-4 -translate-y-1/2 text-success" />
+        )}
+        {invalid && (
+          <CircleAlertIcon className="absolute top-1/2 right-3 size-4 -translate-y-1/2 text-destructive" />
+        )}
       </div>
-      {invalid && (
-        <p id={messageId} className="text-xs font-medium text-destructive" role="alert">
-          {state.error}
-        </p>
-      )}
-      {valid && (
-        <p id={messageId} className="text-xs text-muted-foreground">
-          App ID <span className="font-mono text-foreground">{state.appId}</span> · storefront{' '}
-          <span className="font-mono text-foreground uppercase">{state.storefront}</span>
-        </p>
-      )}
+      {/* The message line keeps its height in every state: a field that turns valid or invalid
+          on blur must not move the button the pointer is on (the click would be lost). */}
+      <p
+        id={messageId}
+        className={cn(
+          'min-h-4 text-xs leading-4',
+          invalid ? 'font-medium text-destructive' : 'text-muted-foreground',
+        )}
+        role={invalid ? 'alert' : undefined}
+      >
+        {invalid && state.error}
+        {valid && (
+          <>
+            App ID <span className="font-mono text-foreground">{state.appId}</span> · storefront{' '}
+            <span className="font-mono text-foreground uppercase">{state.storefront}</span>
+          </>
+        )}
+      </p>
     </div>
   );
 }

@@ -10,30 +10,11 @@
  */
 import { EventStreamContentType, fetchEventSource } from '@microsoft/fetch-event-source';
 import { useEffect, useReducer, useRef } from 'react';
-import {
-  STEP_IDS,
-  ZCompleteEventData,
-  ZErrorEventData,
-  ZStepEventData,
-  type TProgressStep,
-  type TStepId,
-} from '@aso/contracts';
+import { ZCompleteEventData, ZErrorEventData, ZStepEventData } from '@aso/contracts';
 import { authHeaders, formatApiErrorMessage } from '@/lib/api';
+import { initialSteps, stepsReducer, type TStepsState } from '@/lib/progress-steps';
 
-/** Steps by id, in spec order. */
-export type TStepsState = Record<TStepId, TProgressStep>;
-
-/** The initial state: all 12 steps pending. */
-export function initialSteps(): TStepsState {
-  return Object.fromEntries(
-    STEP_IDS.map((id) => [id, { step_id: id, status: 'pending', message: '', progress_pct: 0, started_at: null, ended_at: null }]),
-  ) as TStepsState;
-}
-
-/** Applies one step event. */
-export function stepsReducer(state: TStepsState, step: TProgressStep): TStepsState {
-  return { ...state, [step.step_id]: step };
-}
+export type { TStepsState };
 
 /** Callbacks of {@link useAuditProgress}. */
 export interface ProgressHandlers {
@@ -89,8 +70,10 @@ export function useAuditProgress(auditId: string, handlers: ProgressHandlers): T
           return;
         }
         const text = await res.text().catch(() => '');
-        const message = errorMessageOf(text) ?? formatApiErrorMessage(res.status, text, res.statusText);
-        if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new FatalStreamError(message);
+        const message =
+          errorMessageOf(text) ?? formatApiErrorMessage(res.status, text, res.statusText);
+        if (res.status >= 400 && res.status < 500 && res.status !== 429)
+          throw new FatalStreamError(message);
         throw new RetriableStreamError(message);
       },
       onmessage(msg) {

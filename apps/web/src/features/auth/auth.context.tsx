@@ -7,8 +7,13 @@
  * - Logout calls the API and clears the local session whatever the answer.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ZSessionAnswer, type TCheckUserAnswer, type TCredentials, type TUser } from '@aso/contracts';
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import {
+  ZSessionAnswer,
+  type TCheckUserAnswer,
+  type TCredentials,
+  type TUser,
+} from '@aso/contracts';
 import { toast } from '@/components/ui/use-toast';
 import { apiFetch } from '@/lib/api';
 import { checkAccessKey, checkAccessQuery } from '@/lib/queries';
@@ -38,21 +43,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [token, setToken] = useState<string | null>(() => getSessionToken());
   const check = useQuery(checkAccessQuery(token !== null));
 
-  const notAUser = check.data !== undefined && !check.data.isUser;
-  useEffect(() => {
-    if (notAUser) {
-      clearSessionToken();
-      setToken(null);
-      queryClient.removeQueries({ queryKey: checkAccessKey });
-    }
-  }, [notAUser, queryClient]);
-
   const signIn = useCallback(
     async (path: '/api/login' | '/api/register', credentials: TCredentials) => {
-      const answer = await apiFetch(path, { method: 'POST', body: credentials, schema: ZSessionAnswer });
+      const answer = await apiFetch(path, {
+        method: 'POST',
+        body: credentials,
+        schema: ZSessionAnswer,
+      });
       setSessionToken(answer.sessionToken);
       // The user is known from the answer: seed the check so it does not run again.
-      queryClient.setQueryData<TCheckUserAnswer>(checkAccessKey, { isUser: true, user: answer.user });
+      queryClient.setQueryData<TCheckUserAnswer>(checkAccessKey, {
+        isUser: true,
+        user: answer.user,
+      });
       setToken(answer.sessionToken);
       return answer.user;
     },

@@ -5,7 +5,12 @@
  */
 import { BarChart3Icon, ScanSearchIcon, SparklesIcon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { BrandMark, PRODUCT_NAME, PRODUCT_SIDE_TEXT, PRODUCT_TAGLINE } from '@/components/brand/brand';
+import {
+  BrandMark,
+  PRODUCT_NAME,
+  PRODUCT_SIDE_TEXT,
+  PRODUCT_TAGLINE,
+} from '@/components/brand/brand';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -17,7 +22,10 @@ import { useAuth } from './auth.context';
 type TMode = 'login' | 'register';
 
 const FEATURES = [
-  { icon: ScanSearchIcon, text: 'Audit your App Store page: title, subtitle, keywords, visuals, ratings, in-app events' },
+  {
+    icon: ScanSearchIcon,
+    text: 'Audit your App Store page: title, subtitle, keywords, visuals, ratings, in-app events',
+  },
   { icon: SparklesIcon, text: 'Compare against up to three competitors and get prioritised fixes' },
   { icon: BarChart3Icon, text: 'Turn App Store Connect exports into a conversion dashboard' },
 ];
@@ -33,7 +41,11 @@ export function LoginPage() {
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!email.trim() || !accessCode.trim()) {
-      toast({ title: 'Missing Information', description: 'Please enter both email and access code.', variant: 'destructive' });
+      toast({
+        title: 'Missing Information',
+        description: 'Please enter both email and access code.',
+        variant: 'destructive',
+      });
       return;
     }
     setBusy(true);
@@ -102,7 +114,9 @@ export function LoginPage() {
           </div>
           <div className="space-y-2">
             <div className="flex items-center gap-2">
-              <h1 className="text-2xl font-semibold tracking-tight">{mode === 'login' ? 'Welcome back' : 'Create your account'}</h1>
+              <h1 className="text-2xl font-semibold tracking-tight">
+                {mode === 'login' ? 'Welcome back' : 'Create your account'}
+              </h1>
               <Badge variant="secondary">alpha</Badge>
             </div>
             <p className="text-sm text-muted-foreground">

@@ -12,10 +12,17 @@ export function AppHeaderCard({ audit }: { audit: TAudit }) {
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_16rem]">
       <Card className="flex-row items-start gap-5 p-5 sm:p-6" data-testid="app-header">
-        <AppIcon src={audit.iconUrl} name={audit.appName} className="size-20 rounded-[22%] sm:size-24" />
+        <AppIcon
+          src={audit.iconUrl}
+          name={audit.appName}
+          className="size-20 rounded-[22%] sm:size-24"
+        />
         <div className="min-w-0 flex-1 space-y-2">
           <div>
-            <h1 className="text-xl font-semibold tracking-tight break-words sm:text-2xl" data-testid="app-name">
+            <h1
+              className="text-xl font-semibold tracking-tight break-words sm:text-2xl"
+              data-testid="app-name"
+            >
               {audit.appName}
             </h1>
             {audit.subtitle && (

@@ -3,11 +3,24 @@ import { useState } from 'react';
 import { cn } from '@/lib/utils';
 
 /** An app icon from the store; a neutral tile when there is none or it fails to load. */
-export function AppIcon({ src, name, className }: { src: string | null; name: string | null; className?: string }) {
+export function AppIcon({
+  src,
+  name,
+  className,
+}: {
+  src: string | null;
+  name: string | null;
+  className?: string;
+}) {
   const [failed, setFailed] = useState(false);
   if (!src || failed) {
     return (
-      <span className={cn('flex shrink-0 items-center justify-center border bg-muted text-muted-foreground', className)}>
+      <span
+        className={cn(
+          'flex shrink-0 items-center justify-center border bg-muted text-muted-foreground',
+          className,
+        )}
+      >
         <ImageOffIcon className="size-1/3" />
       </span>
     );

@@ -16,17 +16,38 @@ import {
   TypeIcon,
   type LucideIcon,
 } from 'lucide-react';
-import { ZRecommendation, type TAudit, type TRecommendation, type TSectionAnalysis, type TSectionKey } from '@aso/contracts';
-import { KEYWORD_FIELD_MAX_BYTES, SECTION_LABELS, SUBTITLE_MAX_CHARS, TITLE_MAX_CHARS } from '@aso/aso-rules';
+import {
+  ZRecommendation,
+  type TAudit,
+  type TRecommendation,
+  type TSectionAnalysis,
+  type TSectionKey,
+} from '@aso/contracts';
+import {
+  KEYWORD_FIELD_MAX_BYTES,
+  SECTION_LABELS,
+  SUBTITLE_MAX_CHARS,
+  TITLE_MAX_CHARS,
+} from '@aso/aso-rules';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { arrayOf } from '@/lib/api';
 import { charCount } from '@/lib/format.helpers';
 import { cn } from '@/lib/utils';
 import { ScoreBar, ScorePill } from './score';
+import { StoreImage } from './store-image';
 
 /** Sections shown, in the spec's order. */
-export const SHOWN_SECTIONS: TSectionKey[] = ['title', 'subtitle', 'keywords', 'icon', 'video', 'screenshots', 'rating', 'inAppEvents'];
+export const SHOWN_SECTIONS: TSectionKey[] = [
+  'title',
+  'subtitle',
+  'keywords',
+  'icon',
+  'video',
+  'screenshots',
+  'rating',
+  'inAppEvents',
+];
 
 const ICONS: Record<TSectionKey, LucideIcon> = {
   title: TypeIcon,
@@ -53,16 +74,28 @@ const UNITS: Partial<Record<TSectionKey, string>> = {
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 
 /** `used / limit` of a section: from the analysis, else computed from the audit's texts. */
-function usage(key: TSectionKey, section: TSectionAnalysis, audit: TAudit): { used: number; limit: number } | null {
-  if (section.used !== undefined && section.limit !== undefined) return { used: section.used, limit: section.limit };
+function usage(
+  key: TSectionKey,
+  section: TSectionAnalysis,
+  audit: TAudit,
+): { used: number; limit: number } | null {
+  if (section.used !== undefined && section.limit !== undefined)
+    return { used: section.used, limit: section.limit };
   switch (key) {
     case 'title':
       return { used: charCount(audit.appName), limit: TITLE_MAX_CHARS };
     case 'subtitle':
       return { used: charCount(audit.subtitle), limit: SUBTITLE_MAX_CHARS };
     case 'keywords':
-      return audit.keywords ? { used: utf8Bytes(audit.keywords), limit: KEYWORD_FIELD_MAX_BYTES } : null;
-    default:
+      return audit.keywords
+        ? { used: utf8Bytes(audit.keywords), limit: KEYWORD_FIELD_MAX_BYTES }
+        : null;
+    case 'icon':
+    case 'video':
+    case 'screenshots':
+    case 'rating':
+    case 'category':
+    case 'inAppEvents':
       return null;
   }
 }
@@ -72,17 +105,32 @@ function InAppEvents({ audit }: { audit: TAudit }) {
   return (
     <ul className="space-y-2" data-testid="in-app-events">
       {audit.inAppEvents.map((event, i) => (
-        <li key={`${event.eventName}-${i}`} className="flex gap-3 rounded-lg border bg-muted/40 p-2.5">
+        <li
+          key={`${event.eventName}-${i}`}
+          className="flex gap-3 rounded-lg border bg-muted/40 p-2.5"
+        >
           {event.eventImage && (
-            <img src={event.eventImage} alt="" loading="lazy" referrerPolicy="no-referrer" className="h-14 w-24 shrink-0 rounded-md object-cover" />
+            <StoreImage
+              src={event.eventImage}
+              alt={`${event.eventName} event artwork`}
+              className="h-14 w-24 rounded-md"
+            />
           )}
           <div className="min-w-0 space-y-0.5">
             <div className="flex flex-wrap items-center gap-1.5">
-              {event.eventBadge && <Badge variant="secondary" className="text-[10px] uppercase">{event.eventBadge}</Badge>}
-              {event.timeIndicator && <span className="text-xs text-muted-foreground">{event.timeIndicator}</span>}
+              {event.eventBadge && (
+                <Badge variant="secondary" className="text-[10px] uppercase">
+                  {event.eventBadge}
+                </Badge>
+              )}
+              {event.timeIndicator && (
+                <span className="text-xs text-muted-foreground">{event.timeIndicator}</span>
+              )}
             </div>
             <p className="text-sm font-medium">{event.eventName}</p>
-            {event.eventDescription && <p className="line-clamp-2 text-xs text-muted-foreground">{event.eventDescription}</p>}
+            {event.eventDescription && (
+              <p className="line-clamp-2 text-xs text-muted-foreground">{event.eventDescription}</p>
+            )}
           </div>
         </li>
       ))}
@@ -90,7 +138,15 @@ function InAppEvents({ audit }: { audit: TAudit }) {
   );
 }
 
-function SectionCard({ sectionKey, section, audit }: { sectionKey: TSectionKey; section: TSectionAnalysis; audit: TAudit }) {
+function SectionCard({
+  sectionKey,
+  section,
+  audit,
+}: {
+  sectionKey: TSectionKey;
+  section: TSectionAnalysis;
+  audit: TAudit;
+}) {
   const Icon = ICONS[sectionKey];
   const use = usage(sectionKey, section, audit);
   const over = use !== null && use.used > use.limit;
@@ -102,15 +158,23 @@ function SectionCard({ sectionKey, section, audit }: { sectionKey: TSectionKey; 
             <span className="flex size-8 items-center justify-center rounded-lg bg-primary/10 text-primary">
               <Icon className="size-4" />
             </span>
-            {SECTION_LABELS[sectionKey]}
-            {sectionKey === 'inAppEvents' && <span className="text-xs font-normal text-muted-foreground">in-app events</span>}
+            <span>{SECTION_LABELS[sectionKey]}</span>
+            {sectionKey === 'inAppEvents' && (
+              <span className="text-xs font-normal text-muted-foreground">in-app events</span>
+            )}
           </CardTitle>
           <ScorePill score={section.score} />
         </div>
         <ScoreBar score={section.score} />
         <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
           {use && (
-            <span className={cn('font-medium tabular-nums', over ? 'text-destructive' : 'text-foreground')} data-testid="section-usage">
+            <span
+              className={cn(
+                'font-medium tabular-nums',
+                over ? 'text-destructive' : 'text-foreground',
+              )}
+              data-testid="section-usage"
+            >
               {use.used}/{use.limit} {UNITS[sectionKey] ?? ''}
             </span>
           )}
@@ -159,10 +223,15 @@ export function AsoAnalysis({ audit }: { audit: TAudit }) {
     <section className="space-y-4" data-testid="aso-analysis">
       <div>
         <h2 className="text-lg font-semibold">ASO Analysis</h2>
-        <p className="text-sm text-muted-foreground">Each part of the listing, scored 0-100, with what to change.</p>
+        <p className="text-sm text-muted-foreground">
+          Each part of the listing, scored 0-100, with what to change.
+        </p>
       </div>
       {recommendations.length > 0 && (
-        <Card className="border-primary/30 bg-gradient-to-br from-primary/5 to-transparent" data-testid="recommendations">
+        <Card
+          className="border-primary/30 bg-gradient-to-br from-primary/5 to-transparent"
+          data-testid="recommendations"
+        >
           <CardHeader>
             <CardTitle>Top recommendations</CardTitle>
             <CardDescription>Ordered by what they can add to the overall score.</CardDescription>

@@ -5,7 +5,14 @@
  * block. Scraped text is rendered as React text nodes only, never as HTML.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { AlertTriangleIcon, ArrowLeftIcon, FileSearchIcon, Loader2Icon, RotateCcwIcon, SaveIcon } from 'lucide-react';
+import {
+  AlertTriangleIcon,
+  ArrowLeftIcon,
+  FileSearchIcon,
+  Loader2Icon,
+  RotateCcwIcon,
+  SaveIcon,
+} from 'lucide-react';
 import { ZSavedAudit, type TAudit } from '@aso/contracts';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -25,13 +32,18 @@ import { VisualAssets } from './visual-assets';
 
 /** True for answers that mean "no such audit for you" (unknown, foreign or malformed id). */
 export function isAuditNotFound(err: unknown): boolean {
-  return err instanceof ApiError && (err.status === 404 || err.status === 403 || err.status === 400);
+  return (
+    err instanceof ApiError && (err.status === 404 || err.status === 403 || err.status === 400)
+  );
 }
 
 /** 'AUDIT NOT FOUND' with a back button (spec section 2). */
 export function AuditNotFound({ onBack }: { onBack: () => void }) {
   return (
-    <div className="mx-auto flex max-w-md flex-col items-center gap-4 px-4 py-24 text-center" data-testid="audit-not-found">
+    <div
+      className="mx-auto flex max-w-md flex-col items-center gap-4 px-4 py-24 text-center"
+      data-testid="audit-not-found"
+    >
       <span className="flex size-14 items-center justify-center rounded-full bg-muted">
         <FileSearchIcon className="size-7 text-muted-foreground" />
       </span>
@@ -73,7 +85,12 @@ function SaveAuditButton({ audit }: { audit: TAudit | undefined }) {
       toast({ title: 'Audit Saved', description: `Saved as "${saved.name}".` });
       void queryClient.invalidateQueries({ queryKey: savedAuditsKey });
     },
-    onError: () => toast({ title: 'Save Failed', description: 'Failed to save audit. Please try again.', variant: 'destructive' }),
+    onError: () =>
+      toast({
+        title: 'Save Failed',
+        description: 'Failed to save audit. Please try again.',
+        variant: 'destructive',
+      }),
   });
   return (
     <Button
@@ -81,9 +98,17 @@ function SaveAuditButton({ audit }: { audit: TAudit | undefined }) {
       disabled={save.isPending}
       onClick={() => {
         if (!audit || audit.status !== 'done') {
-          toast({ title: 'Save Failed', description: 'No audit data available to save', variant: 'destructive' });
+          toast({
+            title: 'Save Failed',
+            description: 'No audit data available to save',
+            variant: 'destructive',
+          });
         } else if (!user) {
-          toast({ title: 'Save Failed', description: 'You must be logged in to save audits', variant: 'destructive' });
+          toast({
+            title: 'Save Failed',
+            description: 'You must be logged in to save audits',
+            variant: 'destructive',
+          });
         } else save.mutate(audit);
       }}
     >
@@ -106,17 +131,26 @@ export interface AuditResultProps {
 /** The result view. */
 export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditResultProps) {
   const query = useQuery(auditQuery(auditId));
-  if (query.isError && isAuditNotFound(query.error)) return <AuditNotFound onBack={onBack ?? onNewAnalysis} />;
+  if (query.isError && isAuditNotFound(query.error))
+    return <AuditNotFound onBack={onBack ?? onNewAnalysis} />;
   const audit = query.data;
 
   return (
-    <div className="mx-auto w-full max-w-6xl space-y-6 px-4 py-6 sm:px-6 lg:py-8" data-testid="audit-result">
+    <div
+      className="mx-auto w-full max-w-6xl space-y-6 px-4 py-6 sm:px-6 lg:py-8"
+      data-testid="audit-result"
+    >
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div>
-          <p className="text-xs font-semibold tracking-widest text-primary uppercase">audit result</p>
+          <p className="text-xs font-semibold tracking-widest text-primary uppercase">
+            audit result
+          </p>
           {audit && (
             <p className="text-sm text-muted-foreground">
-              {new Date(audit.completedAt ?? audit.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+              {new Date(audit.completedAt ?? audit.createdAt).toLocaleString(undefined, {
+                dateStyle: 'medium',
+                timeStyle: 'short',
+              })}
               {audit.storefront && ` · ${audit.storefront.toUpperCase()} storefront`}
             </p>
           )}
@@ -146,7 +180,9 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
         <Card className="items-center gap-3 p-8 text-center" data-testid="audit-failed">
           <AlertTriangleIcon className="size-8 text-destructive" />
           <p className="font-medium">This audit failed.</p>
-          <p className="text-sm text-muted-foreground">{audit.error ?? 'Failed to analyze app. Please try again.'}</p>
+          <p className="text-sm text-muted-foreground">
+            {audit.error ?? 'Failed to analyze app. Please try again.'}
+          </p>
         </Card>
       )}
 

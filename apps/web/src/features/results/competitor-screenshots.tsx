@@ -20,17 +20,26 @@ export function CompetitorScreenshots({ audit }: { audit: TAudit }) {
         {audit.competitorData.map((c, i) => {
           const analysis = cleanScreenshotAnalysis(c.screenshotAnalysis);
           return (
-            <section key={`${c.appId}-${i}`} className="space-y-3" data-testid="competitor-screenshot-set">
+            <section
+              key={`${c.appId}-${i}`}
+              className="space-y-3"
+              data-testid="competitor-screenshot-set"
+            >
               <div className="flex items-center gap-3">
                 <AppIcon src={c.iconUrl} name={c.appName} className="size-9 rounded-[22%]" />
                 <div className="min-w-0">
                   <h4 className="truncate font-medium">{c.appName}</h4>
-                  <p className="text-xs text-muted-foreground">{c.screenshots.length} screenshots</p>
+                  <p className="text-xs text-muted-foreground">
+                    {c.screenshots.length} screenshots
+                  </p>
                 </div>
               </div>
               <ScreenshotStrip urls={c.screenshots} label={c.appName} />
               {analysis && (
-                <p className="text-sm leading-relaxed whitespace-pre-line text-foreground/90" data-testid="competitor-screenshot-analysis">
+                <p
+                  className="text-sm leading-relaxed whitespace-pre-line text-foreground/90"
+                  data-testid="competitor-screenshot-analysis"
+                >
                   {analysis}
                 </p>
               )}

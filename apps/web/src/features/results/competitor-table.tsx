@@ -19,7 +19,11 @@ interface Row {
 
 function Count({ text, limit }: { text: string | null; limit: number }) {
   const n = charCount(text);
-  return <span className={n > limit ? 'text-destructive' : 'text-muted-foreground'}>{n}/{limit}</span>;
+  return (
+    <span className={n > limit ? 'text-destructive' : 'text-muted-foreground'}>
+      {n}/{limit}
+    </span>
+  );
 }
 
 /**
@@ -70,10 +74,19 @@ export function CompetitorTable({ audit }: { audit: TAudit }) {
             </thead>
             <tbody>
               {rows.map((row) => (
-                <tr key={row.key} className={row.you ? 'bg-primary/5' : 'border-t'} data-testid="competitor-row">
+                <tr
+                  key={row.key}
+                  className={row.you ? 'bg-primary/5' : 'border-t'}
+                  data-testid="competitor-row"
+                >
                   <td className="px-5 py-3 align-top sm:pl-0">
                     <div className="flex items-center gap-2">
-                      <a href={row.url} target="_blank" rel="noopener noreferrer" className="font-medium hover:underline">
+                      <a
+                        href={row.url}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        className="font-medium hover:underline"
+                      >
                         {row.name}
                       </a>
                       {row.you && <Badge className="text-[10px]">you</Badge>}
@@ -81,13 +94,17 @@ export function CompetitorTable({ audit }: { audit: TAudit }) {
                   </td>
                   <td className="px-3 py-3 align-top">
                     <div className="max-w-56">{row.name}</div>
-                    <div className="text-xs"><Count text={row.name} limit={TITLE_MAX_CHARS} /></div>
+                    <div className="text-xs">
+                      <Count text={row.name} limit={TITLE_MAX_CHARS} />
+                    </div>
                   </td>
                   <td className="px-3 py-3 align-top">
                     {row.subtitle ? (
                       <>
                         <div className="max-w-56">{row.subtitle}</div>
-                        <div className="text-xs"><Count text={row.subtitle} limit={SUBTITLE_MAX_CHARS} /></div>
+                        <div className="text-xs">
+                          <Count text={row.subtitle} limit={SUBTITLE_MAX_CHARS} />
+                        </div>
                       </>
                     ) : (
                       <span className="text-muted-foreground">none</span>
@@ -97,7 +114,11 @@ export function CompetitorTable({ audit }: { audit: TAudit }) {
                     <AppIcon src={row.iconUrl} name={row.name} className="size-10 rounded-[22%]" />
                   </td>
                   <td className="px-3 py-3 align-top">
-                    <StarRating rating={row.rating} reviewCount={row.reviewCount ?? '0'} size="sm" />
+                    <StarRating
+                      rating={row.rating}
+                      reviewCount={row.reviewCount ?? '0'}
+                      size="sm"
+                    />
                   </td>
                 </tr>
               ))}

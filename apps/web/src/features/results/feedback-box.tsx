@@ -22,13 +22,19 @@ export function FeedbackBox({ auditId }: { auditId: string }) {
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const submit = useMutation({
-    mutationFn: (feedback: string) => apiFetch('/api/feedback', { method: 'POST', body: { auditId, feedback } }),
+    mutationFn: (feedback: string) =>
+      apiFetch('/api/feedback', { method: 'POST', body: { auditId, feedback } }),
     onSuccess: () => {
       setText('');
       toast({ title: FEEDBACK_TEXTS.successTitle, description: FEEDBACK_TEXTS.successDescription });
       void queryClient.invalidateQueries({ queryKey: feedbackKey(auditId) });
     },
-    onError: () => toast({ title: 'Feedback Failed', description: FEEDBACK_TEXTS.failure, variant: 'destructive' }),
+    onError: () =>
+      toast({
+        title: 'Feedback Failed',
+        description: FEEDBACK_TEXTS.failure,
+        variant: 'destructive',
+      }),
   });
 
   return (
@@ -46,7 +52,11 @@ export function FeedbackBox({ auditId }: { auditId: string }) {
             e.preventDefault();
             const feedback = text.trim();
             if (!feedback) {
-              toast({ title: 'Feedback Required', description: FEEDBACK_TEXTS.empty, variant: 'destructive' });
+              toast({
+                title: 'Feedback Required',
+                description: FEEDBACK_TEXTS.empty,
+                variant: 'destructive',
+              });
               return;
             }
             submit.mutate(feedback);

@@ -16,10 +16,13 @@ export function PromoBlock() {
             <UserRoundCheckIcon className="size-5" />
           </span>
           <div className="space-y-1">
-            <p className="text-lg font-semibold text-white">Want a human to look at your app page?</p>
+            <p className="text-lg font-semibold text-white">
+              Want a human to look at your app page?
+            </p>
             <p className="max-w-xl text-sm text-sidebar-foreground/75">
-              The robot covers the basics. From the creator of this tool: a hands-on ASO audit by a specialist, with keyword
-              research, screenshot reviews and a prioritised plan for your listing.
+              The robot covers the basics. From the creator of this tool: a hands-on ASO audit by a
+              specialist, with keyword research, screenshot reviews and a prioritised plan for your
+              listing.
             </p>
           </div>
         </div>

@@ -16,7 +16,11 @@ export function ResultPage() {
   return (
     <div>
       <div className="mx-auto w-full max-w-6xl px-4 pt-6 sm:px-6">
-        <Link to="/" className="inline-flex items-center gap-1.5 text-sm text-muted-foreground hover:text-foreground" data-testid="back-home">
+        <Link
+          to="/"
+          className="inline-flex items-center gap-1.5 text-sm text-muted-foreground hover:text-foreground"
+          data-testid="back-home"
+        >
           <ArrowLeftIcon className="size-4" /> back to home
         </Link>
       </div>

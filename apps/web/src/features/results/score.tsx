@@ -7,9 +7,17 @@ export function scoreTone(score: number): 'good' | 'fair' | 'poor' {
   return 'poor';
 }
 
-const TONE_TEXT = { good: 'text-success', fair: 'text-amber-600', poor: 'text-destructive' } as const;
+const TONE_TEXT = {
+  good: 'text-success',
+  fair: 'text-amber-600',
+  poor: 'text-destructive',
+} as const;
 const TONE_BG = { good: 'bg-success', fair: 'bg-amber-500', poor: 'bg-destructive' } as const;
-const TONE_STROKE = { good: 'stroke-success', fair: 'stroke-amber-500', poor: 'stroke-destructive' } as const;
+const TONE_STROKE = {
+  good: 'stroke-success',
+  fair: 'stroke-amber-500',
+  poor: 'stroke-destructive',
+} as const;
 
 /** A score pill: '82/100' tinted by tone. */
 export function ScorePill({ score, className }: { score: number; className?: string }) {
@@ -33,7 +41,10 @@ export function ScorePill({ score, className }: { score: number; className?: str
 export function ScoreBar({ score }: { score: number }) {
   return (
     <div className="h-1.5 overflow-hidden rounded-full bg-muted">
-      <div className={cn('h-full rounded-full', TONE_BG[scoreTone(score)])} style={{ width: `${Math.max(0, Math.min(100, score))}%` }} />
+      <div
+        className={cn('h-full rounded-full', TONE_BG[scoreTone(score)])}
+        style={{ width: `${Math.max(0, Math.min(100, score))}%` }}
+      />
     </div>
   );
 }
@@ -47,7 +58,14 @@ export function ScoreRing({ score, size = 132 }: { score: number; size?: number 
   return (
     <div className="relative" style={{ width: size, height: size }}>
       <svg width={size} height={size} className="-rotate-90">
-        <circle cx={size / 2} cy={size / 2} r={r} fill="none" strokeWidth={stroke} className="stroke-muted" />
+        <circle
+          cx={size / 2}
+          cy={size / 2}
+          r={r}
+          fill="none"
+          strokeWidth={stroke}
+          className="stroke-muted"
+        />
         <circle
           cx={size / 2}
           cy={size / 2}
@@ -61,7 +79,10 @@ export function ScoreRing({ score, size = 132 }: { score: number; size?: number 
         />
       </svg>
       <div className="absolute inset-0 flex flex-col items-center justify-center">
-        <span className={cn('text-4xl font-bold tabular-nums', TONE_TEXT[tone])} data-testid="overall-score">
+        <span
+          className={cn('text-4xl font-bold tabular-nums', TONE_TEXT[tone])}
+          data-testid="overall-score"
+        >
           {score}
         </span>
         <span className="text-xs text-muted-foreground">out of 100</span>

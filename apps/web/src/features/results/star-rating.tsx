@@ -20,18 +20,32 @@ export function StarRating({
       <div className="flex" aria-label={`Rated ${formatRating(rating)} out of 5`} role="img">
         {starFills(rating).map((fill, i) => (
           <span key={i} className={cn('relative', star)}>
-            <StarIcon className={cn('absolute inset-0 text-muted-foreground/30', star)} fill="currentColor" strokeWidth={0} />
+            <StarIcon
+              className={cn('absolute inset-0 text-muted-foreground/30', star)}
+              fill="currentColor"
+              strokeWidth={0}
+            />
             <span className="absolute inset-0 overflow-hidden" style={{ width: `${fill * 100}%` }}>
-              <StarIcon className={cn('text-amber-400', star)} fill="currentColor" strokeWidth={0} />
+              <StarIcon
+                className={cn('text-amber-400', star)}
+                fill="currentColor"
+                strokeWidth={0}
+              />
             </span>
           </span>
         ))}
       </div>
-      <span className={cn('font-semibold tabular-nums', size === 'sm' ? 'text-xs' : 'text-sm')} data-testid="rating-value">
+      <span
+        className={cn('font-semibold tabular-nums', size === 'sm' ? 'text-xs' : 'text-sm')}
+        data-testid="rating-value"
+      >
         {formatRating(rating)}
       </span>
       {reviewCount !== undefined && (
-        <span className={cn('text-muted-foreground', size === 'sm' ? 'text-xs' : 'text-sm')} data-testid="review-count">
+        <span
+          className={cn('text-muted-foreground', size === 'sm' ? 'text-xs' : 'text-sm')}
+          data-testid="review-count"
+        >
           ({abbreviateCount(reviewCount)} ratings)
         </span>
       )}

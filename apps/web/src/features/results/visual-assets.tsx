@@ -12,11 +12,19 @@ function Description({ text }: { text: string }) {
   const preview = previewText(text);
   return (
     <div className="space-y-2">
-      <p className="text-sm leading-relaxed whitespace-pre-line text-foreground/90" data-testid="app-description">
+      <p
+        className="text-sm leading-relaxed whitespace-pre-line text-foreground/90"
+        data-testid="app-description"
+      >
         {expanded ? text : preview.text}
       </p>
       {preview.truncated && (
-        <Button variant="link" size="sm" className="h-auto px-0" onClick={() => setExpanded((v) => !v)}>
+        <Button
+          variant="link"
+          size="sm"
+          className="h-auto px-0"
+          onClick={() => setExpanded((v) => !v)}
+        >
           {expanded ? 'Read less' : 'Read more'}
         </Button>
       )}
@@ -49,14 +57,22 @@ export function VisualAssets({ audit }: { audit: TAudit }) {
             <h4 className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
               <ImageIcon className="size-4" /> iPhone screenshots ({audit.screenshots.length})
             </h4>
-            <ScreenshotStrip urls={audit.screenshots} label={audit.appName ?? 'App'} testId="app-screenshots" />
+            <ScreenshotStrip
+              urls={audit.screenshots}
+              label={audit.appName ?? 'App'}
+              testId="app-screenshots"
+            />
           </section>
         </div>
         <section className="space-y-2">
           <h4 className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
             <TextIcon className="size-4" /> Description
           </h4>
-          {audit.description ? <Description text={audit.description} /> : <p className="text-sm text-muted-foreground">No description.</p>}
+          {audit.description ? (
+            <Description text={audit.description} />
+          ) : (
+            <p className="text-sm text-muted-foreground">No description.</p>
+          )}
         </section>
       </CardContent>
     </Card>

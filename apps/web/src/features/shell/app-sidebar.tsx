@@ -3,7 +3,13 @@
  * items, saved audits, saved dashboards, the external consulting link, the user's email with
  * Logout.
  */
-import { ExternalLinkIcon, LayoutDashboardIcon, LogOutIcon, ScanSearchIcon, UserIcon } from 'lucide-react';
+import {
+  ExternalLinkIcon,
+  LayoutDashboardIcon,
+  LogOutIcon,
+  ScanSearchIcon,
+  UserIcon,
+} from 'lucide-react';
 import { useLocation } from 'react-router';
 import { BrandMark, CONSULTING_URL, PRODUCT_NAME, PRODUCT_TAGLINE } from '@/components/brand/brand';
 import { Badge } from '@/components/ui/badge';
@@ -41,19 +47,21 @@ export function AppSidebar() {
 
   return (
     <Sidebar collapsible="icon" data-testid="app-sidebar">
-      <SidebarHeader className="px-3 pt-4 pb-2 group-data-[collapsible=icon]:px-2">
+      <SidebarHeader className="px-3 pt-4 pb-2 group-data-[collapsible=icon]:px-2 [[data-mobile=true]_&]:pr-10">
         <div className="flex items-center gap-3">
           <BrandMark className="group-data-[collapsible=icon]:size-8" />
           <div className="min-w-0 group-data-[collapsible=icon]:hidden">
-            <div className="flex items-center gap-2">
-              <span className="truncate font-semibold tracking-tight text-white">{PRODUCT_NAME}</span>
-              <Badge className="h-4 border-sidebar-primary/40 bg-sidebar-primary/20 px-1.5 text-[10px] text-sidebar-primary-foreground">
-                alpha
-              </Badge>
-            </div>
-            <p className="truncate text-xs text-sidebar-foreground/60">{PRODUCT_TAGLINE}</p>
-            <p className="truncate text-[11px] text-sidebar-foreground/45">ASO analysis · iOS only</p>
+            <p className="truncate font-semibold tracking-tight text-white">{PRODUCT_NAME}</p>
+            <p className="text-xs leading-snug text-sidebar-foreground/60">{PRODUCT_TAGLINE}</p>
           </div>
+        </div>
+        <div className="flex gap-1.5 pl-12 group-data-[collapsible=icon]:hidden">
+          <Badge className="h-4 border-sidebar-primary/40 bg-sidebar-primary/20 px-1.5 text-[10px] text-sidebar-primary-foreground">
+            alpha
+          </Badge>
+          <Badge className="h-4 border-sidebar-border bg-transparent px-1.5 text-[10px] text-sidebar-foreground/70">
+            iOS only
+          </Badge>
         </div>
       </SidebarHeader>
       <SidebarSeparator />
@@ -96,7 +104,12 @@ export function AppSidebar() {
         <SidebarMenu>
           <SidebarMenuItem>
             <SidebarMenuButton asChild tooltip="get a human ASO audit">
-              <a href={CONSULTING_URL} target="_blank" rel="noopener noreferrer" className="text-sidebar-primary">
+              <a
+                href={CONSULTING_URL}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="text-sidebar-primary"
+              >
                 <ExternalLinkIcon />
                 <span>get a human ASO audit</span>
               </a>
@@ -108,7 +121,10 @@ export function AppSidebar() {
           <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-sidebar-accent text-sidebar-accent-foreground">
             <UserIcon className="size-4" />
           </span>
-          <span className="min-w-0 flex-1 truncate text-xs text-sidebar-foreground/80 group-data-[collapsible=icon]:hidden" data-testid="user-email">
+          <span
+            className="min-w-0 flex-1 truncate text-xs text-sidebar-foreground/80 group-data-[collapsible=icon]:hidden"
+            data-testid="user-email"
+          >
             {user?.email}
           </span>
           <SidebarMenuButton

@@ -14,7 +14,15 @@
  * The audit tab's own view (form / progress / result) is also kept here so that a saved
  * audit can be opened from the sidebar while the tab is not mounted.
  */
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 /** Tabs of the main screen. */

@@ -14,7 +14,8 @@ export function SavedAuditsList() {
   const { setOpenMobile } = useSidebar();
   const list = useQuery(savedAuditsQuery());
   const remove = useMutation({
-    mutationFn: (item: TSavedAudit) => apiFetch(`/api/saved-audits/${encodeURIComponent(item.id)}`, { method: 'DELETE' }),
+    mutationFn: (item: TSavedAudit) =>
+      apiFetch(`/api/saved-audits/${encodeURIComponent(item.id)}`, { method: 'DELETE' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: savedAuditsKey }),
   });
   return (

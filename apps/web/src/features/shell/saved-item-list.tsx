@@ -65,7 +65,11 @@ export function SavedItemList<T extends SavedItem>({
       await onDelete(item);
       toast({ title: 'Deleted', description: `"${item.name}" was deleted.` });
     } catch {
-      toast({ title: 'Delete Failed', description: `Failed to delete ${kind}. Please try again.`, variant: 'destructive' });
+      toast({
+        title: 'Delete Failed',
+        description: `Failed to delete ${kind}. Please try again.`,
+        variant: 'destructive',
+      });
     }
   };
 
@@ -79,14 +83,20 @@ export function SavedItemList<T extends SavedItem>({
             </SidebarMenuItem>
           ))}
         {!isLoading && isError && (
-          <li className="px-2 py-1 text-xs text-sidebar-foreground/60">Could not load saved {kind}s.</li>
+          <li className="px-2 py-1 text-xs text-sidebar-foreground/60">
+            Could not load saved {kind}s.
+          </li>
         )}
         {!isLoading && !isError && items?.length === 0 && (
           <li className="px-2 py-1 text-xs text-sidebar-foreground/60">{emptyText}</li>
         )}
         {items?.map((item) => (
           <SidebarMenuItem key={item.id}>
-            <SidebarMenuButton onClick={() => onOpen(item)} title={item.name} data-testid={`saved-${kind}`}>
+            <SidebarMenuButton
+              onClick={() => onOpen(item)}
+              title={item.name}
+              data-testid={`saved-${kind}`}
+            >
               <Icon />
               <span>{item.name}</span>
             </SidebarMenuButton>

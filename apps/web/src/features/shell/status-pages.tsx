@@ -5,7 +5,10 @@ import { Button } from '@/components/ui/button';
 /** Shown while the session check runs (spec section 2). */
 export function LoadingScreen() {
   return (
-    <div className="flex min-h-svh items-center justify-center gap-3 text-muted-foreground" role="status">
+    <div
+      className="flex min-h-svh items-center justify-center gap-3 text-muted-foreground"
+      role="status"
+    >
       <Loader2Icon className="size-5 animate-spin text-primary" />
       <span>Loading...</span>
     </div>
@@ -19,7 +22,9 @@ export function NotFoundPage() {
       <div className="w-full max-w-md rounded-xl border bg-card p-8 text-center shadow-sm">
         <FileQuestionIcon className="mx-auto size-10 text-destructive" />
         <h1 className="mt-4 text-2xl font-bold tracking-tight">{' 404 Page Not Found'}</h1>
-        <p className="mt-2 text-sm text-muted-foreground">The page you are looking for does not exist.</p>
+        <p className="mt-2 text-sm text-muted-foreground">
+          The page you are looking for does not exist.
+        </p>
         <Button asChild className="mt-6">
           <Link to="/">back to home</Link>
         </Button>

@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 // `bench` is one package at the top level (not a folder of packages), so its own folders are listed too.
-const src = [...['apps', 'services', 'packages', 'bench'].map((d) => `${d}/*/{src,test}/**`), 'bench/{src,test}/**'];
+const src = [
+  ...['apps', 'services', 'packages', 'bench'].map((d) => `${d}/*/{src,test}/**`),
+  'bench/{src,test}/**',
+];
 
 // One runner, three projects: `pnpm test` runs them all; `--project unit|integration|browser`
 // runs one. Integration files get their own database and Redis prefix from @aso/testkit.

@@ -38,7 +38,10 @@ const REDIS_START =
 async function checkPostgres(): Promise<string | null> {
   const url = new URL(env.DATABASE_URL!);
   url.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 3_000 });
+  const client = new pg.Client({
+    connectionString: url.toString(),
+    connectionTimeoutMillis: 3_000,
+  });
   try {
     await client.connect();
     await client.query('select 1');
@@ -139,8 +142,14 @@ async function waitReady(url: string, timeoutMs: number): Promise<boolean> {
 
 const [pgError, redisError] = await Promise.all([checkPostgres(), checkRedis()]);
 if (pgError || redisError) {
-  if (pgError) console.error(`PostgreSQL does not answer at ${env.DATABASE_URL} (${pgError}).\n  Start it with: ${PG_START}`);
-  if (redisError) console.error(`Redis does not answer at ${env.REDIS_URL} (${redisError}).\n  Start it with: ${REDIS_START}`);
+  if (pgError)
+    console.error(
+      `PostgreSQL does not answer at ${env.DATABASE_URL} (${pgError}).\n  Start it with: ${PG_START}`,
+    );
+  if (redisError)
+    console.error(
+      `Redis does not answer at ${env.REDIS_URL} (${redisError}).\n  Start it with: ${REDIS_START}`,
+    );
   process.exit(1);
 }
 
@@ -152,14 +161,19 @@ if (build || !existsSync(join(env.WEB_DIST_DIR, 'index.html'))) {
 process.once('SIGINT', () => void stopAll(0));
 process.once('SIGTERM', () => void stopAll(0));
 
-if (offline) startProcess('replay', 'packages/appstore/src/replay/replay.cli.ts', { STORE_REPLAY_PORT: replayPort });
+if (offline)
+  startProcess('replay', 'packages/appstore/src/replay/replay.cli.ts', {
+    STORE_REPLAY_PORT: replayPort,
+  });
 startProcess('api', 'services/api/src/main.ts');
 startProcess('scraper', 'services/scraper/src/main.ts');
 startProcess('analyzer', 'services/analyzer/src/main.ts');
 startProcess('csv-merge', 'services/csv-merge/src/main.ts');
 
 if (await waitReady(`http://127.0.0.1:${port}/readyz`, 60_000)) {
-  console.log(`\n  ASO audit is running: http://localhost:${port}\n${offline ? `  offline mode: App Store data is replayed from recordings on port ${replayPort}\n` : ''}`);
+  console.log(
+    `\n  ASO audit is running: http://localhost:${port}\n${offline ? `  offline mode: App Store data is replayed from recordings on port ${replayPort}\n` : ''}`,
+  );
 } else {
   console.error('the api did not become ready within 60 s');
   await stopAll(1);

@@ -13,7 +13,9 @@ export function parseEnv<S extends z.ZodType>(
 ): z.infer<S> {
   const res = schema.safeParse(source);
   if (!res.success) {
-    const lines = res.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`);
+    const lines = res.error.issues.map(
+      (i) => `${i.path.join('.') || '(environment)'}: ${i.message}`,
+    );
     throw new Error(`invalid environment:\n  ${lines.join('\n  ')}`);
   }
   return res.data;

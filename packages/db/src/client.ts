@@ -62,7 +62,10 @@ export async function ensureDatabase(url: string): Promise<boolean> {
   if (!name) throw new Error('DATABASE_URL names no database');
   const admin = new URL(url);
   admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({
+    connectionString: admin.toString(),
+    connectionTimeoutMillis: 5_000,
+  });
   await client.connect();
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);

@@ -33,7 +33,9 @@ describe('migrations', () => {
       );
       const tables = await sql<{ table_name: string }>`
         select table_name from information_schema.tables
-        where table_schema = 'public' and table_name not like 'kysely_%' order by table_name`.execute(db);
+        where table_schema = 'public' and table_name not like 'kysely_%' order by table_name`.execute(
+        db,
+      );
       expect(tables.rows.map((r) => r.table_name)).toEqual([
         'access_codes',
         'app_snapshots',

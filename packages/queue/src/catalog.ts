@@ -78,10 +78,7 @@ export const JOBS = {
     schema: ZCleanupJob,
     options: { attempts: 1, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
   },
-} as const satisfies Record<
-  string,
-  { queue: TQueueName; schema: z.ZodType; options: JobsOptions }
->;
+} as const satisfies Record<string, { queue: TQueueName; schema: z.ZodType; options: JobsOptions }>;
 
 export type TJobName = keyof typeof JOBS;
 /** Payload type of job `N`. */

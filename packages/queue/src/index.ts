@@ -7,7 +7,13 @@ export * from './catalog';
 export * from './worker';
 export * from './producer';
 export * from './progress-bus';
-export { UnrecoverableError, DelayedError, RateLimitError, FlowProducer, QueueEvents } from 'bullmq';
+export {
+  UnrecoverableError,
+  DelayedError,
+  RateLimitError,
+  FlowProducer,
+  QueueEvents,
+} from 'bullmq';
 export type { Job } from 'bullmq';
 export * from './worker-runtime';
 export * from './worker-env';

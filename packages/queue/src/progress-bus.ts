@@ -151,7 +151,7 @@ export class ProgressSubscriber {
     afterId: string | undefined,
     onEntry: (entry: ProgressEntry) => void,
   ): Promise<() => void> {
-    const listener: Listener = { lastId: afterId ?? "0-0", onEntry };
+    const listener: Listener = { lastId: afterId ?? '0-0', onEntry };
     let set = this.listeners.get(auditId);
     if (!set) this.listeners.set(auditId, (set = new Set()));
     set.add(listener);

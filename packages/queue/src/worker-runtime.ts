@@ -121,7 +121,10 @@ export async function runWorkerService(opts: WorkerServiceOptions): Promise<Work
     }
   }
   log.info(
-    { service: opts.name, queues: workers.map((w) => ({ queue: w.name, concurrency: w.concurrency })) },
+    {
+      service: opts.name,
+      queues: workers.map((w) => ({ queue: w.name, concurrency: w.concurrency })),
+    },
     `${opts.name} serving ${workers.map((w) => `${w.name} (concurrency ${w.concurrency})`).join(', ')}`,
   );
   void checkEvictionPolicy(opts.redis, log);
@@ -165,7 +168,10 @@ export async function runWorkerService(opts: WorkerServiceOptions): Promise<Work
       const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), timeout).unref());
       const done = Promise.all(workers.map((w) => w.close())).then(() => 'closed' as const);
       if ((await Promise.race([done, timer])) === 'timeout') {
-        log.warn({ timeoutMs: timeout }, 'in-flight jobs did not finish in time; they will be retried after the stall interval');
+        log.warn(
+          { timeoutMs: timeout },
+          'in-flight jobs did not finish in time; they will be retried after the stall interval',
+        );
         // Drop the connections: lock renewal stops, so once the lock expires BullMQ's stall
         // check hands the job to another worker.
         await Promise.all(workers.map((w) => w.disconnect()));

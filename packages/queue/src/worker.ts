@@ -1,4 +1,10 @@
-import { UnrecoverableError, Worker, type Job, type WorkerOptions, type ConnectionOptions } from 'bullmq';
+import {
+  UnrecoverableError,
+  Worker,
+  type Job,
+  type WorkerOptions,
+  type ConnectionOptions,
+} from 'bullmq';
 import { JOBS, type TJobData, type TJobName, type TJobsOfQueue, type TQueueName } from './catalog';
 
 /**
@@ -16,8 +22,10 @@ export type JobHandler<N extends TJobName, R = unknown> = (
 export type QueueHandlers<Q extends TQueueName> = { [N in TJobsOfQueue<Q>]: JobHandler<N> };
 
 /** Options of {@link createTypedWorker}. */
-export interface TypedWorkerOptions
-  extends Omit<WorkerOptions, 'connection' | 'autorun' | 'prefix'> {
+export interface TypedWorkerOptions extends Omit<
+  WorkerOptions,
+  'connection' | 'autorun' | 'prefix'
+> {
   connection: ConnectionOptions;
   /** BullMQ key prefix (per test file in tests). */
   prefix: string;
@@ -39,7 +47,8 @@ export function createTypedWorker<Q extends TQueueName>(
       const name = job.name as TJobName;
       const handler = table[name];
       const def = JOBS[name] as (typeof JOBS)[TJobName] | undefined;
-      if (!handler || !def) throw new UnrecoverableError(`no handler for job "${job.name}" on ${queue}`);
+      if (!handler || !def)
+        throw new UnrecoverableError(`no handler for job "${job.name}" on ${queue}`);
       const parsed = def.schema.safeParse(job.data);
       if (!parsed.success) {
         throw new UnrecoverableError(`invalid ${job.name} payload: ${parsed.error.message}`);

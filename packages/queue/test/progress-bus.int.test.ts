@@ -1,6 +1,12 @@
 import { afterAll, describe, expect } from 'vitest';
 import { it } from '@aso/testkit';
-import { createRedis, ProgressBus, ProgressSubscriber, compareEntryIds, type ProgressEntry } from '@aso/queue';
+import {
+  createRedis,
+  ProgressBus,
+  ProgressSubscriber,
+  compareEntryIds,
+  type ProgressEntry,
+} from '@aso/queue';
 import type { TBusEvent } from '@aso/contracts';
 
 const conns: ReturnType<typeof createRedis>[] = [];
@@ -33,11 +39,18 @@ function setup(url: string, prefix: string) {
   const sub = createRedis(url, { role: 'subscriber', name: 'test:sub' });
   conns.push(cmd, cmd2, sub);
   const bus = new ProgressBus(cmd, { prefix });
-  return { bus, bus2: new ProgressBus(cmd2, { prefix }), subscriber: new ProgressSubscriber(bus, sub), cmd };
+  return {
+    bus,
+    bus2: new ProgressBus(cmd2, { prefix }),
+    subscriber: new ProgressSubscriber(bus, sub),
+    cmd,
+  };
 }
 
 describe('progress event bus', () => {
-  it('a listener that joins mid-stream gets every earlier event once, then every later one once, in order', async ({ redis }) => {
+  it('a listener that joins mid-stream gets every earlier event once, then every later one once, in order', async ({
+    redis,
+  }) => {
     const { bus, subscriber } = setup(redis.url, redis.prefix);
     await subscriber.start();
     for (let i = 1; i <= 3; i++) await bus.append('audit-1', step(i));

@@ -22,11 +22,15 @@ describe('worker service shutdown', () => {
       finished.push(data.appId);
       return { ok: data.appId };
     };
-    const worker = createTypedWorker('scrape', { scrape: handler }, {
-      connection: conn(redis.url),
-      prefix: redis.prefix,
-      concurrency: 1,
-    });
+    const worker = createTypedWorker(
+      'scrape',
+      { scrape: handler },
+      {
+        connection: conn(redis.url),
+        prefix: redis.prefix,
+        concurrency: 1,
+      },
+    );
     const service = await runWorkerService({
       name: 'test',
       log: silent,
@@ -39,7 +43,12 @@ describe('worker service shutdown', () => {
     expect(health.status).toBe(200);
 
     const queue = new Queue('scrape', { connection: conn(redis.url), prefix: redis.prefix });
-    const data = { auditId: 'a', storefront: 'us', role: 'main' as const, appStoreUrl: 'https://apps.apple.com/us/app/id1' };
+    const data = {
+      auditId: 'a',
+      storefront: 'us',
+      role: 'main' as const,
+      appStoreUrl: 'https://apps.apple.com/us/app/id1',
+    };
     const job = await queue.add('scrape', { ...data, appId: '1' });
     while (started.length === 0) await new Promise((r) => setTimeout(r, 20));
     await service.close();
@@ -50,7 +59,9 @@ describe('worker service shutdown', () => {
     await queue.close();
   });
 
-  it('releases a job that outlives the shutdown timeout to another worker (not lost)', async ({ redis }) => {
+  it('releases a job that outlives the shutdown timeout to another worker (not lost)', async ({
+    redis,
+  }) => {
     const prefix = `${redis.prefix}-stall`;
     let firstRuns = 0;
     const slow: JobHandler<'scrape'> = async (_d, _job, signal) => {
@@ -63,7 +74,11 @@ describe('worker service shutdown', () => {
     };
     const fast: JobHandler<'scrape'> = async (d) => ({ ok: d.appId });
     const opts = { prefix, concurrency: 1, lockDuration: 1_000, stalledInterval: 500 };
-    const first = createTypedWorker('scrape', { scrape: slow }, { connection: conn(redis.url), ...opts });
+    const first = createTypedWorker(
+      'scrape',
+      { scrape: slow },
+      { connection: conn(redis.url), ...opts },
+    );
     const svc = await runWorkerService({
       name: 'first',
       log: silent,
@@ -77,12 +92,20 @@ describe('worker service shutdown', () => {
     const events = new QueueEvents('scrape', { connection: conn(redis.url), prefix });
     await events.waitUntilReady();
     const job = await queue.add('scrape', {
-      auditId: 'b', appId: '2', storefront: 'us', role: 'main', appStoreUrl: 'https://apps.apple.com/us/app/id2',
+      auditId: 'b',
+      appId: '2',
+      storefront: 'us',
+      role: 'main',
+      appStoreUrl: 'https://apps.apple.com/us/app/id2',
     });
     while (firstRuns === 0) await new Promise((r) => setTimeout(r, 20));
     await svc.close();
 
-    const second = createTypedWorker('scrape', { scrape: fast }, { connection: conn(redis.url), ...opts });
+    const second = createTypedWorker(
+      'scrape',
+      { scrape: fast },
+      { connection: conn(redis.url), ...opts },
+    );
     const result: unknown = await job.waitUntilFinished(events, 15_000);
     expect(result).toEqual({ ok: '2' });
     await second.close();

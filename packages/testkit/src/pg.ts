@@ -14,7 +14,10 @@ function urlFor(name: string): string {
 }
 
 async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: urlFor('postgres'), connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({
+    connectionString: urlFor('postgres'),
+    connectionTimeoutMillis: 5_000,
+  });
   await client.connect();
   try {
     return await fn(client);

@@ -27,7 +27,12 @@ describe('api environment', () => {
     }
     const lines = message.split('\n').map((l) => l.trim());
     expect(lines[0]).toBe('invalid environment:');
-    expect(lines.slice(1).map((l) => l.split(':')[0]).sort()).toEqual(['LOG_LEVEL', 'PORT', 'REDIS_URL']);
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(':')[0])
+        .sort(),
+    ).toEqual(['LOG_LEVEL', 'PORT', 'REDIS_URL']);
   });
 
   it('refuses a short admin code', () => {

@@ -4,10 +4,18 @@ import { parseApiEnv } from '../src/env';
 import { buildServer } from '../src/server';
 
 const envFor = (databaseUrl: string, redisUrl: string, prefix: string) =>
-  parseApiEnv({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' });
+  parseApiEnv({
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    LOG_LEVEL: 'silent',
+  });
 
 describe('health and readiness', () => {
-  it('answers /healthz and /readyz 200 when PostgreSQL and Redis answer', async ({ database, redis }) => {
+  it('answers /healthz and /readyz 200 when PostgreSQL and Redis answer', async ({
+    database,
+    redis,
+  }) => {
     const app = await buildServer(envFor(database.url, redis.url, redis.prefix));
     try {
       const health = await app.inject({ method: 'GET', url: '/healthz' });
@@ -38,8 +46,12 @@ describe('health and readiness', () => {
     }
   });
 
-  it('answers /readyz 503 naming PostgreSQL when the database does not answer', async ({ redis }) => {
-    const app = await buildServer(envFor('postgres://postgres@127.0.0.1:1/none', redis.url, redis.prefix));
+  it('answers /readyz 503 naming PostgreSQL when the database does not answer', async ({
+    redis,
+  }) => {
+    const app = await buildServer(
+      envFor('postgres://postgres@127.0.0.1:1/none', redis.url, redis.prefix),
+    );
     try {
       const ready = await app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(503);

@@ -1,7 +1,14 @@
 import { pino, type Logger } from 'pino';
 import { Queue } from 'bullmq';
 import { createDb, type Db } from '@aso/db';
-import { createRedis, createTypedWorker, JOBS, QUEUES, runWorkerService, type WorkerService } from '@aso/queue';
+import {
+  createRedis,
+  createTypedWorker,
+  JOBS,
+  QUEUES,
+  runWorkerService,
+  type WorkerService,
+} from '@aso/queue';
 import type { TWorkerEnv } from './env';
 import { createCleanupHandler, createMergeHandler } from './merge.handler';
 
@@ -39,7 +46,10 @@ export async function startCsvMerge(
     { 'cleanup-expired': createCleanupHandler(deps) },
     { connection, prefix: env.QUEUE_PREFIX, concurrency: 1 },
   );
-  const maintenanceQueue = new Queue(QUEUES.maintenance, { connection: redis, prefix: env.QUEUE_PREFIX });
+  const maintenanceQueue = new Queue(QUEUES.maintenance, {
+    connection: redis,
+    prefix: env.QUEUE_PREFIX,
+  });
   await maintenanceQueue.upsertJobScheduler(
     'cleanup-expired-hourly',
     { every: CLEANUP_EVERY_MS },

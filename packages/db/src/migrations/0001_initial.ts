@@ -12,7 +12,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'uuid', id)
     .addColumn('code', 'text', (c) => c.notNull().unique())
     .addColumn('max_uses', 'integer', (c) => c.notNull().check(sql`max_uses >= 1`))
-    .addColumn('uses', 'integer', (c) => c.notNull().defaultTo(0).check(sql`uses >= 0`))
+    .addColumn('uses', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`uses >= 0`),
+    )
     .addColumn('is_admin', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('active', 'boolean', (c) => c.notNull().defaultTo(true))
     .addColumn('expires_at', 'timestamptz')
@@ -23,7 +28,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('users')
     .addColumn('id', 'uuid', id)
     .addColumn('email', 'text', (c) => c.notNull().unique())
-    .addColumn('access_code_id', 'uuid', (c) => c.references('access_codes.id').onDelete('set null'))
+    .addColumn('access_code_id', 'uuid', (c) =>
+      c.references('access_codes.id').onDelete('set null'),
+    )
     .addColumn('created_at', 'timestamptz', now)
     .execute();
 
@@ -32,7 +39,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'uuid', id)
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('user_id', 'uuid', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('access_code_id', 'uuid', (c) => c.references('access_codes.id').onDelete('set null'))
+    .addColumn('access_code_id', 'uuid', (c) =>
+      c.references('access_codes.id').onDelete('set null'),
+    )
     .addColumn('created_at', 'timestamptz', now)
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .addColumn('revoked_at', 'timestamptz')
@@ -48,7 +57,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('audits')
     .addColumn('id', 'uuid', id)
     .addColumn('user_id', 'uuid', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('access_code_id', 'uuid', (c) => c.references('access_codes.id').onDelete('set null'))
+    .addColumn('access_code_id', 'uuid', (c) =>
+      c.references('access_codes.id').onDelete('set null'),
+    )
     .addColumn('app_id', 'text', (c) => c.notNull())
     .addColumn('storefront', 'text', (c) => c.notNull())
     .addColumn('app_store_url', 'text', (c) => c.notNull())
@@ -67,7 +78,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('started_at', 'timestamptz')
     .addColumn('completed_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('audits_app_idx').on('audits').columns(['app_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('audits_app_idx')
+    .on('audits')
+    .columns(['app_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('audits_created_idx').on('audits').column('created_at').execute();
   await db.schema
     .createIndex('audits_user_idx')
@@ -98,7 +113,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('storefront', 'text', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', now)
     .execute();
-  await sql`create index saved_audits_user_idx on saved_audits (user_id, created_at desc)`.execute(db);
+  await sql`create index saved_audits_user_idx on saved_audits (user_id, created_at desc)`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('feedback')

@@ -42,7 +42,10 @@ function describeValidation(
  */
 export const errorHandlerPlugin = fp(async (app) => {
   app.setNotFoundHandler((req, reply) => {
-    const body: TErrorBody = { message: `Route ${req.method} ${req.url} not found`, code: 'NOT_FOUND' };
+    const body: TErrorBody = {
+      message: `Route ${req.method} ${req.url} not found`,
+      code: 'NOT_FOUND',
+    };
     return reply.code(404).send(body);
   });
 

@@ -34,7 +34,8 @@ export const infraPlugin = fp<{ config: TApiEnv }>(async (app, { config }) => {
   const queueConn = createRedis(config.REDIS_URL, { role: 'producer', name: 'api:queues' });
   const sub = createRedis(config.REDIS_URL, { role: 'subscriber', name: 'api:progress-sub' });
   // Keep the process alive when Redis is down at start; /readyz reports it.
-  for (const c of [redis, queueConn, sub]) c.on('error', (err) => app.log.debug({ err }, 'redis error'));
+  for (const c of [redis, queueConn, sub])
+    c.on('error', (err) => app.log.debug({ err }, 'redis error'));
 
   const bus = new ProgressBus(redis, { prefix: config.QUEUE_PREFIX });
   const progress = new ProgressSubscriber(bus, sub);
@@ -50,7 +51,9 @@ export const infraPlugin = fp<{ config: TApiEnv }>(async (app, { config }) => {
   redis.on('ready', () => void checkEvictionPolicy(redis, app.log));
   app.addHook('onReady', async () => {
     // Not awaited: the gateway must start (and report 503 on /readyz) while Redis is down.
-    progress.start().catch((err: unknown) => app.log.warn({ err }, 'progress subscriber not started'));
+    progress
+      .start()
+      .catch((err: unknown) => app.log.warn({ err }, 'progress subscriber not started'));
   });
 
   app.addHook('onClose', async () => {

@@ -5,6 +5,7 @@ import type {
   TRatingHistogram,
   TScreenshotSet,
 } from '@aso/contracts';
+import { LISTING_FIELDS } from '@aso/contracts';
 import { PageParseError } from '../errors/store.errors';
 import { resolveArtworkUrl } from './artwork.util';
 import { deviceClassOf, pickScreenshotSets, previewOrder } from './device-class.util';
@@ -283,29 +284,8 @@ export function emberValues(record: TRecord): Partial<TListingValues> {
   return values;
 }
 
-const EMBER_FIELDS = [
-  'appName',
-  'subtitle',
-  'developer',
-  'category',
-  'categoryRank',
-  'rating',
-  'reviewCount',
-  'ratingHistogram',
-  'description',
-  'iconUrl',
-  'screenshots',
-  'previews',
-  'inAppEvents',
-  'price',
-  'version',
-  'releaseNotes',
-  'languages',
-  'appStoreUrl',
-  'bundleId',
-  'ageRating',
-  'promotionalText',
-] as const;
+/** The Ember page carries every listing field but the reviews summary (the RSS feed's). */
+const EMBER_FIELDS = LISTING_FIELDS.filter((f) => f !== 'reviews');
 
 /**
  * Parser of the Ember product page layout (first hand: `media-api_*` recordings): the page

@@ -177,23 +177,35 @@ export class ProgressSubscriber {
         await this.drain(auditId);
       } while (this.dirty.has(auditId));
     };
+    let failed = false;
     const p = run()
       .catch(() => {
         // A failed read is retried on the next wake-up or reconnect; nothing is marked delivered.
+        failed = true;
       })
-      .finally(() => this.pumps.delete(auditId));
+      .finally(() => {
+        this.pumps.delete(auditId);
+        // A wake-up that arrived after the last read but before this cleanup found the pump
+        // still registered and only marked the audit dirty: read once more for it.
+        if (!failed && this.dirty.has(auditId)) this.pump(auditId);
+      });
     this.pumps.set(auditId, p);
   }
 
   private async drain(auditId: string): Promise<void> {
     const set = this.listeners.get(auditId);
     if (!set || set.size === 0) return;
+    // Only the listeners present now are served by this read: one that joins while it is in
+    // flight needs older entries than it fetched, and is served by the next read (its join
+    // marks the audit dirty).
+    const targets = [...set];
     let from: string | undefined;
-    for (const l of set) if (!from || compareEntryIds(l.lastId, from) < 0) from = l.lastId;
+    for (const l of targets) if (!from || compareEntryIds(l.lastId, from) < 0) from = l.lastId;
     const entries = await this.bus.read(auditId, from === '0-0' ? undefined : from);
     for (const entry of entries) {
-      for (const l of set) {
-        if (compareEntryIds(entry.id, l.lastId) > 0) {
+      for (const l of targets) {
+        // Skip listeners that unsubscribed while the read was in flight.
+        if (set.has(l) && compareEntryIds(entry.id, l.lastId) > 0) {
           l.lastId = entry.id;
           l.onEntry(entry);
         }

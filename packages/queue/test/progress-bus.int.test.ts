@@ -63,7 +63,11 @@ describe('progress event bus', () => {
     for (let i = 4; i <= 5; i++) await bus.append('audit-1', step(i));
     const stopLate = await subscriber.listen('audit-1', undefined, (e) => late.push(e));
     for (let i = 6; i <= 8; i++) await bus.append('audit-1', step(i));
-    await until(() => early.length === 8 && late.length === 8);
+    await until(() => early.length === 8 && late.length === 8).catch((e: unknown) => {
+      throw new Error(
+        `${String(e)}: early ${early.map(label).join()} late ${late.map(label).join()}`,
+      );
+    });
     await new Promise((r) => setTimeout(r, 100));
 
     const all = Array.from({ length: 8 }, (_, i) => `event ${i + 1}`);

@@ -1,0 +1,80 @@
+import type { BenchSystem } from './harness/bench.system';
+import type { TBenchName, TBenchResult } from './bench.types';
+
+/** Sizes of every benchmark: `FULL_SIZES` for `pnpm bench`, `SMOKE_SIZES` for the CI smoke test. */
+export interface TBenchSizes {
+  audit: { runs: number; delaysMs: number[] };
+  throughput: {
+    audits: number;
+    runs: number;
+    /** Store delay per answer (ms). */
+    delayMs: number;
+    /** Users the audits are spread over (round robin). */
+    users: number;
+    /** Scraper process counts to compare, e.g. [1, 2]. */
+    scraperProcesses: number[];
+    /** Runs of the single-audit baseline per configuration. */
+    baselineRuns: number;
+  };
+  sse: { clients: number; audits: number; runs: number; delayMs: number; baselineRuns: number };
+  /**
+   * Export sizes to merge, smallest first (each of the two files is generated up to that many
+   * bytes; or exactly `rows` rows when given, for the smoke test).
+   */
+  csv: { bytes: number[]; rows?: number; runs: number };
+  reads: { years: number; durationS: number; connections: number; runs: number };
+  web: { runs: number };
+}
+
+/** The issue's sizes: 4-app audits, 100 concurrent audits, 2,000 SSE clients, 2 x 20 MB, 5 years. */
+export const FULL_SIZES: TBenchSizes = {
+  audit: { runs: 5, delaysMs: [0, 300] },
+  throughput: {
+    audits: 100,
+    runs: 3,
+    delayMs: 300,
+    users: 10,
+    scraperProcesses: [1, 2],
+    baselineRuns: 2,
+  },
+  sse: { clients: 2000, audits: 8, runs: 3, delayMs: 300, baselineRuns: 3 },
+  csv: { bytes: [1_000_000, 5_000_000, 20_000_000], runs: 3 },
+  reads: { years: 5, durationS: 10, connections: 10, runs: 3 },
+  web: { runs: 1 },
+};
+
+/** Tiny sizes that keep every benchmark working (CI smoke test, `--quick`). */
+export const SMOKE_SIZES: TBenchSizes = {
+  audit: { runs: 1, delaysMs: [0] },
+  throughput: { audits: 2, runs: 1, delayMs: 0, users: 2, scraperProcesses: [1], baselineRuns: 1 },
+  sse: { clients: 20, audits: 2, runs: 1, delayMs: 0, baselineRuns: 1 },
+  csv: { bytes: [], rows: 200, runs: 1 },
+  reads: { years: 1, durationS: 1, connections: 2, runs: 1 },
+  web: { runs: 1 },
+};
+
+/** What a benchmark gets to run with. */
+export interface TBenchContext {
+  sizes: TBenchSizes;
+  /** Temporary folder for logs, generated files, builds and profiles (removed at the end unless kept). */
+  workDir: string;
+  /** Write V8 CPU profiles of the services (`--profile`). */
+  cpuProfile: boolean;
+  /** A built web app to measure instead of building one (`--web-dist`). */
+  webDistDir: string | null;
+  /** Progress lines for the person running the benchmark. */
+  log(message: string): void;
+  /**
+   * The system (database, Redis prefix, replay server, api) for a benchmark, with the replay
+   * server set to `storeDelayMs`. Closed by the runner after the benchmark (or at the very end
+   * when systems are shared, as in the smoke test). Workers are the benchmark's to start and stop.
+   */
+  system(label: string, storeDelayMs: number): Promise<BenchSystem>;
+}
+
+/** One benchmark. */
+export interface TBenchmark {
+  name: TBenchName;
+  title: string;
+  run(ctx: TBenchContext): Promise<TBenchResult>;
+}

@@ -1,0 +1,245 @@
+import { createReadStream, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse';
+import { generateExport, type TGeneratedExport } from '../data/asc-export.generator';
+import { nowMs } from '../harness/sse.client';
+import { ProcessSampler } from '../probes/process.sampler';
+import { FiguresBuilder } from '../report/figures.builder';
+import { formatValue } from '../report/format.helpers';
+import { median } from '../stats/stats.helpers';
+import { BenchFailure, type TBenchResult, type TTargetCheck } from '../bench.types';
+import type { TBenchContext, TBenchmark } from '../bench.context';
+
+/** Targets of issue 10: two 20 MB exports merged in under 5 s with the worker under 400 MB RSS. */
+export const MERGE_TARGET_MS = 5_000;
+export const MERGE_RSS_TARGET_MB = 400;
+
+/** The app and territory written in the generated exports' preamble. */
+const APP_NAME = 'Bench Habit Tracker';
+const TERRITORY = 'United States';
+
+/** How long the client waits for an upload's answer: past the api's UPLOAD_WAIT_MS (300 s), so the api answers first. */
+const UPLOAD_CLIENT_TIMEOUT_MS = 330_000;
+
+/** 1-based line of the header row (the first line starting with the quoted `Date` cell), 1 when none. */
+export function headerLine(head: string): number {
+  const i = head.split(/\r?\n/).findIndex((l) => /^\ufeff?"?Date"?,/.test(l));
+  return i < 0 ? 1 : i + 1;
+}
+
+/**
+ * The baseline: csv-parse alone reading `file` from disk from its header row on, every
+ * record, nothing converted (the same library the csv-merge worker uses, at its best: the
+ * preamble is skipped with `from_line`, so every record has the header's length). Returns the
+ * records read, header included.
+ */
+export async function csvParseOnly(file: string, fromLine: number): Promise<number> {
+  let records = 0;
+  const parser = createReadStream(file).pipe(
+    parse({ bom: true, from_line: fromLine, skip_empty_lines: true }),
+  );
+  for await (const _record of parser as AsyncIterable<string[]>) records++;
+  return records;
+}
+
+type TFile = TGeneratedExport & { path: string; filename: string };
+
+/** Generates the conversion and redownloads exports of one size step into `dir`. */
+function generatePair(
+  dir: string,
+  tag: string,
+  size: { bytes?: number; rows?: number },
+): Record<'conversionCSV' | 'redownloadsCSV', TFile> {
+  const big = size.rows === undefined;
+  const spec = {
+    appName: APP_NAME,
+    territory: TERRITORY,
+    // Long spans need 4-digit years (M/D/YY only covers 1950-2049).
+    startDay: big ? '1500-01-01' : '2025-01-01',
+    yearDigits: big ? (4 as const) : (2 as const),
+    ...(big ? { targetBytes: size.bytes } : { rows: size.rows }),
+  };
+  const file = (kind: 'conversion' | 'redownloads'): TFile => {
+    const g = generateExport({ ...spec, kind });
+    const f = {
+      ...g,
+      path: join(dir, `bench-${tag}-${kind}.csv`),
+      filename: `constructed_${kind}_bench-${tag}.csv`,
+    };
+    writeFileSync(f.path, f.bytes);
+    return f;
+  };
+  return { conversionCSV: file('conversion'), redownloadsCSV: file('redownloads') };
+}
+
+/**
+ * Benchmark 4 (issue 10): `POST /api/uploads` with a conversion and a redownloads export of the
+ * same size (generated, CONSTRUCTED, in the samples' layout; same first day, so the merge joins
+ * on the common days and keeps the longer file's tail), for each size of the ladder up to
+ * 20 MB each: time from the upload's start to the answer, csv-merge worker peak RSS, MB/s.
+ * Baseline: csv-parse alone parsing the same two files in this process in the same run. A
+ * size whose merge fails or times out ends the ladder and fails the benchmark (the figures of
+ * the smaller sizes are kept).
+ */
+export const csvMergeBenchmark: TBenchmark = {
+  name: 'csv',
+  title: 'CSV merge: two App Store Connect exports',
+  async run(ctx: TBenchContext): Promise<TBenchResult> {
+    const startedAt = new Date();
+    const size = ctx.sizes.csv;
+    const steps: { tag: string; bytes?: number; rows?: number }[] =
+      size.rows !== undefined
+        ? [{ tag: `${size.rows}rows`, rows: size.rows }]
+        : size.bytes.map((b) => ({ tag: `${b / 1e6}MB`, bytes: b }));
+    const system = await ctx.system('csv', 0);
+    const figures = new FiguresBuilder();
+    const errors: string[] = [];
+    const described: string[] = [];
+    const [merger] = await system.ensureWorkers({ 'csv-merge': { count: 1 } });
+    const [user] = await system.users(1);
+    let largest: { label: string; bytes: number } | null = null;
+
+    ladder: for (const step of steps) {
+      ctx.log(
+        `csv: generating two exports of ${step.bytes ? formatValue(step.bytes / 1e6, 'MB') : `${step.rows} rows`}`,
+      );
+      const files = generatePair(ctx.workDir, step.tag, step);
+      const totalBytes = files.conversionCSV.bytes.length + files.redownloadsCSV.bytes.length;
+      const expectedRows = Math.max(files.conversionCSV.rows, files.redownloadsCSV.rows);
+      const label = step.bytes
+        ? `2 x ${formatValue(step.bytes / 1e6, 'MB')}`
+        : `2 x ${step.rows} rows`;
+      described.push(
+        `${label}: conversion ${formatValue(files.conversionCSV.bytes.length / 1e6, 'MB')} (${files.conversionCSV.rows} days), ` +
+          `redownloads ${formatValue(files.redownloadsCSV.bytes.length / 1e6, 'MB')} (${files.redownloadsCSV.rows} days), merged ${expectedRows} rows.`,
+      );
+      const baselineMs: number[] = [];
+      for (let run = 0; run < size.runs; run++) {
+        const t0 = nowMs();
+        for (const f of Object.values(files)) {
+          const records = await csvParseOnly(
+            f.path,
+            headerLine(f.bytes.subarray(0, 4096).toString('utf8')),
+          );
+          if (records !== f.rows + 1)
+            throw new BenchFailure(
+              `csv-parse read ${records} records of ${f.filename}, expected ${f.rows + 1}`,
+            );
+        }
+        baselineMs.push(nowMs() - t0);
+
+        const sampler = new ProcessSampler([
+          { name: 'csv-merge', pid: merger!.pid },
+          { name: 'api', pid: system.apiProcess.pid },
+        ]).start();
+        const started = nowMs();
+        let answer;
+        try {
+          answer = await system.api.upload(
+            user!,
+            {
+              conversionCSV: {
+                filename: files.conversionCSV.filename,
+                bytes: files.conversionCSV.bytes,
+              },
+              redownloadsCSV: {
+                filename: files.redownloadsCSV.filename,
+                bytes: files.redownloadsCSV.bytes,
+              },
+            },
+            UPLOAD_CLIENT_TIMEOUT_MS,
+          );
+        } catch (err) {
+          const [worker] = sampler.stop();
+          errors.push(
+            `${label}: the upload failed after ${formatValue((nowMs() - started) / 1000, 's')} ` +
+              `(${err instanceof Error ? err.message : String(err)}); csv-merge worker peak RSS ${formatValue(worker!.peakRssMb, 'MB')}, ` +
+              `CPU ${formatValue(worker!.cpuSeconds, 's')}. Larger sizes were not tried.`,
+          );
+          break ladder;
+        }
+        const ms = nowMs() - started;
+        const [worker, api] = sampler.stop();
+        const merged = answer.mergedData;
+        if (
+          merged.totalRows !== expectedRows ||
+          merged.appName !== APP_NAME ||
+          merged.territory !== TERRITORY ||
+          merged.headers.at(-1) !== 'Territory'
+        ) {
+          throw new BenchFailure(
+            `the merge answered ${merged.totalRows} rows for ${merged.appName ?? 'no app'} / ${merged.territory ?? 'no territory'} ` +
+              `(last column ${merged.headers.at(-1)}); expected ${expectedRows} rows for ${APP_NAME} / ${TERRITORY}, last column Territory`,
+          );
+        }
+        figures.add(`${step.tag}.time`, `${label}: upload start -> answer`, 's', ms / 1000);
+        figures.add(
+          `${step.tag}.rate`,
+          `${label}: throughput`,
+          'MB/s',
+          totalBytes / 1e6 / (ms / 1000),
+        );
+        figures.add(
+          `${step.tag}.rss`,
+          `${label}: csv-merge worker peak RSS`,
+          'MB',
+          worker!.peakRssMb,
+        );
+        figures.add(
+          `${step.tag}.cpu`,
+          `${label}: csv-merge worker CPU time`,
+          's',
+          worker!.cpuSeconds,
+        );
+        figures.add(`${step.tag}.apirss`, `${label}: api peak RSS`, 'MB', api!.peakRssMb);
+        ctx.log(
+          `csv: ${label} run ${run + 1}/${size.runs}: ${formatValue(ms / 1000, 's')}, worker peak RSS ${formatValue(worker!.peakRssMb, 'MB')}`,
+        );
+      }
+      figures.baseline(
+        `${step.tag}.time`,
+        'csv-parse alone (from the header row), same two files, this process',
+        baselineMs.map((ms) => ms / 1000),
+      );
+      figures.baseline(
+        `${step.tag}.rate`,
+        'csv-parse alone',
+        baselineMs.map((ms) => totalBytes / 1e6 / (ms / 1000)),
+      );
+      largest = { label, bytes: step.bytes ?? 0 };
+    }
+
+    const targets: TTargetCheck[] = [];
+    const top = steps.at(-1);
+    if (top?.bytes !== undefined && top.bytes >= 20_000_000) {
+      const done = largest?.bytes === top.bytes;
+      const t = done ? median(figures.samples(`${top.tag}.time`)) : Number.NaN;
+      const rss = done ? median(figures.samples(`${top.tag}.rss`)) : Number.NaN;
+      targets.push({
+        target: 'Merge of two 20 MB files under 5 s with worker RSS under 400 MB',
+        measured: done
+          ? `${formatValue(t, 's')} (median; worst ${formatValue(figures.p95(`${top.tag}.time`), 's')}), worker peak RSS ${formatValue(rss, 'MB')}`
+          : `did not finish: ${errors.at(-1) ?? 'not reached'}`,
+        met: done && t * 1000 < MERGE_TARGET_MS && rss < MERGE_RSS_TARGET_MB,
+      });
+    }
+    return {
+      name: 'csv',
+      title: this.title,
+      startedAt: startedAt.toISOString(),
+      durationMs: Date.now() - startedAt.getTime(),
+      runs: size.runs,
+      setup: [
+        'Files: CONSTRUCTED exports generated into a temporary folder (never committed) in the layout of fixtures/asc-analytics (BOM, CRLF, quoted preamble and header, quoted thousands), both starting on the same day; a 20 MB export spans centuries of days, so large sizes use M/D/YYYY dates.',
+        ...described,
+        'One POST /api/uploads with both files (multipart), answered once the csv-merge worker stored the dataset; the answer is checked (rows, app name, territory, columns). The api waits up to 300 s (UPLOAD_WAIT_MS).',
+        'Processes: api and 1 csv-merge worker (default concurrency and lock settings); RSS and CPU from /proc every 250 ms.',
+      ],
+      figures: figures.build(),
+      tables: [],
+      targets,
+      findings: [],
+      errors,
+    };
+  },
+};

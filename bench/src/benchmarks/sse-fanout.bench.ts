@@ -1,0 +1,380 @@
+import { readFileSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { ZStepEventData } from '@aso/contracts';
+import { QUEUES } from '@aso/queue';
+import { checkProgress, FOUR_APP_AUDIT, openProgress } from '../harness/audit.runner';
+import type { TBenchUser } from '../harness/api.client';
+import type { BenchSystem } from '../harness/bench.system';
+import type { SseConnection } from '../harness/sse.client';
+import { ProcessSampler } from '../probes/process.sampler';
+import { processRedisConnections } from '../probes/redis.probe';
+import { metricValue, scrapeMetrics } from '../probes/prometheus.probe';
+import { FiguresBuilder } from '../report/figures.builder';
+import { formatValue } from '../report/format.helpers';
+import { median, percentile } from '../stats/stats.helpers';
+import { BenchFailure, type TBenchResult, type TTargetCheck } from '../bench.types';
+import type { TBenchContext, TBenchmark } from '../bench.context';
+import { NO_CACHE_ENV } from './throughput.bench';
+
+/** Target of issue 10: SSE relay latency p95 under 50 ms with 2,000 clients. */
+export const SSE_P95_TARGET_MS = 50;
+/** Streams opened at once while connecting clients. */
+const CONNECT_CONCURRENCY = 64;
+
+/** Soft limit of open files of this process (`Max open files` of /proc/self/limits); null when unknown. */
+export function openFilesLimit(limits = readFileSync('/proc/self/limits', 'utf8')): number | null {
+  const m = /^Max open files\s+(\d+|unlimited)/m.exec(limits);
+  if (!m) return null;
+  return m[1] === 'unlimited' ? Infinity : Number(m[1]);
+}
+
+/** What one fan-out run measured. */
+interface TFanOutRun {
+  /** Relay latencies of live `step` messages (worker append -> client receipt, ms). */
+  latencies: number[];
+  /** Messages received in total, and how many were replayed (emitted before the client connected). */
+  messages: number;
+  replayed: number;
+  loopDelayP99Ms: number;
+  /** `nodejs_eventloop_lag_p99_seconds` of the api's /metrics over the same window (ms); null without /metrics. */
+  promLoopP99Ms: number | null;
+  /** `aso_sse_open_streams` of the api's /metrics once every client connected; null without /metrics. */
+  promOpenStreams: number | null;
+  clientLoopDelayP99Ms: number;
+  apiPeakRssMb: number;
+  /** Redis connections of the gateway: before any client, at each quarter of the clients, and the most seen while streaming. */
+  redisConnections: { at: number; count: number; names: string[] }[];
+  maxRedisConnectionsStreaming: number;
+}
+
+async function connectAll(
+  system: BenchSystem,
+  plan: readonly { user: TBenchUser; auditId: string }[],
+  agent: Agent,
+  onQuarter: (connected: number) => Promise<void>,
+): Promise<SseConnection[]> {
+  const conns: SseConnection[] = new Array<SseConnection>(plan.length);
+  const quarters = new Set([1, 2, 3, 4].map((q) => Math.ceil((plan.length * q) / 4)));
+  let next = 0;
+  let connected = 0;
+  const lane = async () => {
+    while (next < plan.length) {
+      const i = next++;
+      conns[i] = await openProgress(system.api, plan[i]!.user, plan[i]!.auditId, { agent });
+      connected++;
+      if (quarters.has(connected)) await onQuarter(connected);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONNECT_CONCURRENCY, plan.length) }, lane));
+  return conns;
+}
+
+/**
+ * One run: `audits` audits are queued while the scrape queue is paused, `clients` streams are
+ * opened over them (round robin), then the queue is resumed, so every event is live for every
+ * client. Every client's messages must equal a replay of its
+ * audit read afterwards (nothing lost, repeated or reordered); a failed audit fails the run.
+ */
+async function fanOutRun(
+  ctx: TBenchContext,
+  system: BenchSystem,
+  users: readonly TBenchUser[],
+  audits: number,
+  clients: number,
+): Promise<TFanOutRun> {
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  const apiPid = system.apiProcess.pid;
+  const redisConnections: TFanOutRun['redisConnections'] = [];
+  const probe = async (at: number) => {
+    const c = await processRedisConnections(system.redis, apiPid);
+    redisConnections.push({ at, count: c.count, names: c.names });
+  };
+  try {
+    // Held back until every client is connected, so that every event is live.
+    await system.pauseQueue(QUEUES.scrape, true);
+    const ids: { user: TBenchUser; auditId: string }[] = [];
+    for (let i = 0; i < audits; i++) {
+      const user = users[i % users.length]!;
+      ids.push({ user, auditId: await system.api.analyze(user, FOUR_APP_AUDIT) });
+    }
+    await probe(0);
+    const plan = Array.from({ length: clients }, (_, i) => ids[i % ids.length]!);
+    const conns = await connectAll(system, plan, agent, probe);
+    ctx.log(`sse: ${clients} clients connected to ${audits} audits; resuming the scrape queue`);
+
+    // prom-client resets its event-loop histogram on every scrape: this one opens the window.
+    const before = await scrapeMetrics(system.api.baseUrl);
+    const promOpenStreams = before === null ? null : metricValue(before, 'aso_sse_open_streams');
+    await system.resetLoopDelay();
+    if (ctx.cpuProfile) await system.startApiProfile();
+    const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+    clientLoop.enable();
+    const sampler = new ProcessSampler([{ name: 'api', pid: apiPid }]).start();
+    let maxStreaming = 0;
+    const watch = setInterval(() => {
+      processRedisConnections(system.redis, apiPid).then(
+        (c) => (maxStreaming = Math.max(maxStreaming, c.count)),
+        () => undefined,
+      );
+    }, 1_000);
+    await system.pauseQueue(QUEUES.scrape, false);
+    maxStreaming = Math.max(
+      maxStreaming,
+      (await processRedisConnections(system.redis, apiPid)).count,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const all = Promise.all(conns.map((c) => c.done));
+    const finished = await Promise.race([
+      all,
+      new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), 600_000))),
+    ]);
+    clearTimeout(timer);
+    clearInterval(watch);
+    clientLoop.disable();
+    const loop = await system.loopDelay();
+    const after = before === null ? null : await scrapeMetrics(system.api.baseUrl);
+    const promLag = after === null ? null : metricValue(after, 'nodejs_eventloop_lag_p99_seconds');
+    if (ctx.cpuProfile) await system.stopApiProfile(`fan-out-${clients}-clients-${Date.now()}`);
+    const [usage] = sampler.stop();
+    if (finished === 'timeout') {
+      const open = conns.filter(
+        (c) => !c.messages.some((m) => m.event === 'complete' || m.event === 'error'),
+      ).length;
+      throw new BenchFailure(
+        `${open} of ${clients} SSE clients did not get a terminal event within 600 s`,
+      );
+    }
+    const broken = finished.filter((how) => how !== 'ended').length;
+    if (broken > 0)
+      throw new BenchFailure(
+        `${broken} of ${clients} SSE streams broke before the server ended them`,
+      );
+
+    const references = new Map<string, Awaited<ReturnType<typeof openProgress>>>();
+    for (const { user, auditId } of ids) {
+      const replay = await openProgress(system.api, user, auditId, { agent });
+      await replay.done;
+      references.set(auditId, replay);
+    }
+    const latencies: number[] = [];
+    let messages = 0;
+    let replayed = 0;
+    for (const [i, conn] of conns.entries()) {
+      const { auditId } = plan[i]!;
+      checkProgress(auditId, conn.messages, references.get(auditId)!.messages);
+      messages += conn.messages.length;
+      for (const m of conn.messages) {
+        if (m.event !== 'step') continue;
+        const { emittedAt } = ZStepEventData.parse(JSON.parse(m.data));
+        if (emittedAt === undefined)
+          throw new BenchFailure(`audit ${auditId}: a step message carries no emittedAt`);
+        if (emittedAt < conn.connectedAt) replayed++;
+        else latencies.push(m.receivedAt - emittedAt);
+      }
+    }
+    if (latencies.length === 0)
+      throw new BenchFailure('no live step message was received: nothing to measure');
+    return {
+      latencies,
+      messages,
+      replayed,
+      loopDelayP99Ms: loop.p99,
+      promLoopP99Ms: promLag === null ? null : promLag * 1000,
+      promOpenStreams,
+      clientLoopDelayP99Ms: clientLoop.percentile(99) / 1e6,
+      apiPeakRssMb: usage!.peakRssMb,
+      redisConnections,
+      maxRedisConnectionsStreaming: maxStreaming,
+    };
+  } finally {
+    agent.destroy();
+    await system.pauseQueue(QUEUES.scrape, false).catch(() => undefined);
+  }
+}
+
+/**
+ * Benchmark 3 (issue 10): `clients` concurrent SSE clients on one gateway process while
+ * `audits` audits run (many clients per audit): relay latency p50/p95/p99 (the worker's
+ * `emittedAt` -> the client's receipt), gateway event-loop delay p99 (measured inside the api
+ * process by the preloaded probe), api RSS, and the gateway's Redis connections (its sockets to
+ * Redis, named via CLIENT LIST) before clients, at each quarter of them and while streaming.
+ * Baseline: the same with one client and one audit.
+ */
+export const sseFanOutBenchmark: TBenchmark = {
+  name: 'sse',
+  title: 'SSE fan-out: concurrent progress streams on one gateway',
+  async run(ctx: TBenchContext): Promise<TBenchResult> {
+    const startedAt = new Date();
+    const size = ctx.sizes.sse;
+    const limit = openFilesLimit();
+    if (limit !== null && limit < size.clients + 1_000) {
+      throw new Error(
+        `open files limit ${limit} is too low for ${size.clients} SSE clients; raise it (ulimit -n ${size.clients + 4_000})`,
+      );
+    }
+    const system = await ctx.system('sse', size.delayMs);
+    await system.setStoreDelay(size.delayMs);
+    const figures = new FiguresBuilder();
+    const runsSeen: TFanOutRun[] = [];
+    const base: TFanOutRun[] = [];
+    await system.ensureWorkers({
+      scraper: { count: 1, env: NO_CACHE_ENV },
+      analyzer: { count: 1 },
+    });
+    const users = await system.users(size.audits);
+    for (let i = 0; i < size.baselineRuns; i++) {
+      base.push(await fanOutRun(ctx, system, users, 1, 1));
+      ctx.log(
+        `sse: baseline run ${i + 1}/${size.baselineRuns}: p95 ${formatValue(percentile(base.at(-1)!.latencies, 95), 'ms')}`,
+      );
+    }
+    for (let run = 0; run < size.runs; run++) {
+      const r = await fanOutRun(ctx, system, users, size.audits, size.clients);
+      runsSeen.push(r);
+      ctx.log(
+        `sse: run ${run + 1}/${size.runs}: ${r.latencies.length} live messages, p95 ${formatValue(percentile(r.latencies, 95), 'ms')}, ` +
+          `p99 ${formatValue(percentile(r.latencies, 99), 'ms')}, gateway loop p99 ${formatValue(r.loopDelayP99Ms, 'ms')}`,
+      );
+    }
+
+    const n = size.clients;
+    for (const r of runsSeen) {
+      figures.add('p50', `relay latency p50, ${n} clients`, 'ms', percentile(r.latencies, 50));
+      figures.add('p95', `relay latency p95, ${n} clients`, 'ms', percentile(r.latencies, 95));
+      figures.add('p99', `relay latency p99, ${n} clients`, 'ms', percentile(r.latencies, 99));
+      figures.add('loop', `gateway event-loop delay p99, ${n} clients`, 'ms', r.loopDelayP99Ms);
+      figures.add('rss', `gateway peak RSS, ${n} clients`, 'MB', r.apiPeakRssMb);
+      figures.add(
+        'redis',
+        `gateway Redis connections with ${n} clients (most seen while streaming)`,
+        'count',
+        Math.max(r.maxRedisConnectionsStreaming, ...r.redisConnections.map((c) => c.count)),
+      );
+      figures.add('messages', `messages delivered (all clients)`, 'count', r.messages);
+      if (r.promLoopP99Ms !== null)
+        figures.add(
+          'promloop',
+          `gateway event-loop lag p99 as its /metrics reports it (prom-client), ${n} clients`,
+          'ms',
+          r.promLoopP99Ms,
+        );
+      if (r.promOpenStreams !== null)
+        figures.add(
+          'promopen',
+          "open SSE streams as the gateway's /metrics reports them, all clients connected",
+          'count',
+          r.promOpenStreams,
+        );
+      figures.add(
+        'clientloop',
+        `load generator's own event-loop delay p99 (part of the measured latency)`,
+        'ms',
+        r.clientLoopDelayP99Ms,
+      );
+    }
+    figures.baseline(
+      'p50',
+      'one client, one audit',
+      base.map((r) => percentile(r.latencies, 50)),
+    );
+    figures.baseline(
+      'p95',
+      'one client, one audit',
+      base.map((r) => percentile(r.latencies, 95)),
+    );
+    figures.baseline(
+      'p99',
+      'one client, one audit',
+      base.map((r) => percentile(r.latencies, 99)),
+    );
+    figures.baseline(
+      'loop',
+      'one client, one audit',
+      base.map((r) => r.loopDelayP99Ms),
+    );
+    figures.baseline(
+      'rss',
+      'one client, one audit',
+      base.map((r) => r.apiPeakRssMb),
+    );
+    figures.baseline(
+      'redis',
+      'the same gateway before any client connected',
+      runsSeen.map((r) => r.redisConnections[0]!.count),
+    );
+    figures.baseline(
+      'clientloop',
+      'one client, one audit',
+      base.map((r) => r.clientLoopDelayP99Ms),
+    );
+    if (runsSeen.some((r) => r.promLoopP99Ms !== null)) {
+      figures.baseline(
+        'promloop',
+        'one client, one audit',
+        base.flatMap((r) => (r.promLoopP99Ms === null ? [] : [r.promLoopP99Ms])),
+      );
+    }
+
+    const growth = runsSeen.map((r) => ({
+      points: r.redisConnections.map((c) => `${c.at} clients: ${c.count}`).join(', '),
+      streaming: r.maxRedisConnectionsStreaming,
+      constant:
+        new Set([...r.redisConnections.map((c) => c.count), r.maxRedisConnectionsStreaming])
+          .size === 1,
+      names: r.redisConnections.at(-1)!.names,
+    }));
+    const targets: TTargetCheck[] = [];
+    if (runsSeen.length && n >= 2000) {
+      const p95 = median(figures.samples('p95'));
+      const constant = growth.every((g) => g.constant);
+      targets.push({
+        target: 'SSE p95 under 50 ms with 2,000 clients and a constant number of Redis connections',
+        measured:
+          `p95 ${formatValue(p95, 'ms')} (median over runs; worst run ${formatValue(figures.p95('p95'), 'ms')}); Redis connections of the gateway ` +
+          (constant
+            ? `constant at ${growth[0]!.streaming} in every run (${growth[0]!.names.join(', ')}) from 0 to ${n} clients and while streaming`
+            : `NOT constant: ${growth.map((g) => `${g.points}; while streaming at most ${g.streaming}`).join(' / ')}`),
+        met: p95 < SSE_P95_TARGET_MS && constant,
+      });
+    }
+    const last = runsSeen.at(-1);
+    return {
+      name: 'sse',
+      title: this.title,
+      startedAt: startedAt.toISOString(),
+      durationMs: Date.now() - startedAt.getTime(),
+      runs: size.runs,
+      setup: [
+        `${n} SSE clients (plain node:http, one keep-alive agent, bearer header) spread round robin over ${size.audits} audits of the 4 recorded apps, each audit owned by its own user; all clients in this one load-generator process.`,
+        `The audits are queued while the scrape queue is paused (BullMQ pause); once every client is connected it is resumed (1 scraper, 1 analyzer, store delay ${size.delayMs} ms, cache off), so the events are live. Latency counts live step messages only (emittedAt at or after the client connected).`,
+        "Every client's messages are checked against a replay of its audit read afterwards: same ids, same payloads, same order; any difference fails the benchmark.",
+        'Gateway event-loop delay: monitorEventLoopDelay inside the api process (preloaded probe, 10 ms resolution), window = from all clients connected to the last complete.',
+        "Redis connections of the gateway: the api process's TCP sockets to Redis (/proc), named through CLIENT LIST.",
+      ],
+      figures: figures.build(),
+      tables: last
+        ? [
+            {
+              title: 'Redis connections of the gateway as clients connect (last run)',
+              columns: ['Clients connected', 'Connections', 'Names (CLIENT LIST)'],
+              rows: [
+                ...last.redisConnections.map((c) => [
+                  String(c.at),
+                  String(c.count),
+                  c.names.join(', '),
+                ]),
+                ['(streaming, most seen)', String(last.maxRedisConnectionsStreaming), ''],
+              ],
+            },
+          ]
+        : [],
+      targets,
+      findings: last
+        ? [
+            `Last run: ${last.messages} messages delivered, ${last.latencies.length} live step messages measured, ${last.replayed} replayed (emitted before their client connected).`,
+          ]
+        : [],
+    };
+  },
+};

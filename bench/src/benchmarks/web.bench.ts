@@ -1,0 +1,153 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from '../harness/service.process';
+import { FiguresBuilder } from '../report/figures.builder';
+import { formatValue } from '../report/format.helpers';
+import { analyzeBundle, type TBundleReport } from '../web/bundle.analyzer';
+import type { TBenchResult, TTargetCheck } from '../bench.types';
+import type { TBenchContext, TBenchmark } from '../bench.context';
+
+/** Target of issue 10: first-load JS under 300 KB gzip (KB = 1000 bytes). */
+export const FIRST_LOAD_GZIP_TARGET_KB = 300;
+
+const run = promisify(execFile);
+
+/**
+ * Builds the web app (`vite build` of @aso/web, as `pnpm start` does) into `outDir`, outside
+ * apps/web/dist so a build by someone else is never overwritten. @throws Error with the
+ * build's output when it fails.
+ */
+export async function buildWeb(outDir: string): Promise<void> {
+  try {
+    await run(
+      'pnpm',
+      [
+        '--filter',
+        '@aso/web',
+        'exec',
+        'vite',
+        'build',
+        '--outDir',
+        outDir,
+        '--emptyOutDir',
+        '--logLevel',
+        'warn',
+      ],
+      {
+        cwd: REPO_ROOT,
+        timeout: 15 * 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`the web build failed: ${e.message}\n${e.stderr ?? ''}${e.stdout ?? ''}`);
+  }
+}
+
+/** Analyses a built web app folder (its index.html and every JS file under it). */
+export async function analyzeDist(distDir: string): Promise<TBundleReport> {
+  const jsFiles = (readdirSync(distDir, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => f.split('\\').join('/'));
+  return analyzeBundle(readFileSync(join(distDir, 'index.html'), 'utf8'), jsFiles, (f) =>
+    readFileSync(join(distDir, f)),
+  );
+}
+
+/**
+ * Benchmark 6 (issue 10): sizes of the built web app, raw and gzip (zlib level 6, each file on
+ * its own): JS and CSS of the first load (index.html's module scripts and modulepreloads with
+ * their static imports; its stylesheets) and of the lazily loaded dashboard chunk (the dynamic
+ * import that brings ECharts). Baselines: the build's whole JS (for the first load), the first
+ * load (for the dashboard chunk).
+ */
+export const webBundleBenchmark: TBenchmark = {
+  name: 'web',
+  title: 'Web app: first-load and dashboard bundle sizes',
+  async run(ctx: TBenchContext): Promise<TBenchResult> {
+    const startedAt = new Date();
+    const figures = new FiguresBuilder();
+    let distDir = ctx.webDistDir;
+    if (!distDir) {
+      distDir = join(ctx.workDir, 'web-dist');
+      ctx.log('web: building the web app (vite build)');
+      await buildWeb(distDir);
+    }
+    let last: TBundleReport | null = null;
+    for (let i = 0; i < ctx.sizes.web.runs; i++) {
+      const r = await analyzeDist(distDir);
+      last = r;
+      figures.add('first.js.raw', 'first load: JS raw', 'KB', r.firstLoadJs.rawBytes / 1000);
+      figures.add('first.js.gzip', 'first load: JS gzip', 'KB', r.firstLoadJs.gzipBytes / 1000);
+      figures.add('first.css.raw', 'first load: CSS raw', 'KB', r.firstLoadCss.rawBytes / 1000);
+      figures.add('first.css.gzip', 'first load: CSS gzip', 'KB', r.firstLoadCss.gzipBytes / 1000);
+      if (r.dashboard) {
+        figures.add(
+          'dash.raw',
+          'dashboard chunk (lazy, with what it adds): JS raw',
+          'KB',
+          r.dashboard.rawBytes / 1000,
+        );
+        figures.add(
+          'dash.gzip',
+          'dashboard chunk (lazy, with what it adds): JS gzip',
+          'KB',
+          r.dashboard.gzipBytes / 1000,
+        );
+      }
+    }
+    const r = last!;
+    figures.baseline('first.js.raw', "the build's whole JS, raw", [r.allJs.rawBytes / 1000]);
+    figures.baseline('first.js.gzip', "the build's whole JS, gzip", [r.allJs.gzipBytes / 1000]);
+    if (r.dashboard) {
+      figures.baseline('dash.raw', 'first-load JS, raw', [r.firstLoadJs.rawBytes / 1000]);
+      figures.baseline('dash.gzip', 'first-load JS, gzip', [r.firstLoadJs.gzipBytes / 1000]);
+    }
+    const gzipKb = r.firstLoadJs.gzipBytes / 1000;
+    const echartsOk = r.echartsInFirstLoad.length === 0 && r.dashboard !== null;
+    const targets: TTargetCheck[] = [
+      {
+        target: 'First-load JS under 300 KB gzip, with echarts loaded only on the dashboard',
+        measured:
+          `${formatValue(gzipKb, 'KB')} gzip (${formatValue(r.firstLoadJs.rawBytes / 1000, 'KB')} raw); ECharts ` +
+          (r.echartsInFirstLoad.length
+            ? `IN the first load (${r.echartsInFirstLoad.join(', ')})`
+            : r.dashboardChunk
+              ? `only behind the lazy ${r.dashboardChunk}`
+              : 'not found in any chunk'),
+        met: gzipKb < FIRST_LOAD_GZIP_TARGET_KB && echartsOk,
+      },
+    ];
+    return {
+      name: 'web',
+      title: this.title,
+      startedAt: startedAt.toISOString(),
+      durationMs: Date.now() - startedAt.getTime(),
+      runs: ctx.sizes.web.runs,
+      setup: [
+        ctx.webDistDir
+          ? `Build measured: ${ctx.webDistDir}.`
+          : 'Build: `vite build` of @aso/web from the working tree into a temporary folder (apps/web/dist is left alone).',
+        'First load: module scripts and modulepreloads of index.html and their static imports (es-module-lexer), plus its stylesheets. Dashboard: the dynamic import of a first-load module whose static closure holds ECharts (marker `_echarts_instance_`), counting only files not already loaded.',
+        'gzip: zlib level 6, each file compressed on its own. KB = 1000 bytes. Sizes do not vary between runs; one run.',
+      ],
+      figures: figures.build(),
+      tables: [
+        {
+          title: 'Files',
+          columns: ['Group', 'Files'],
+          rows: [
+            ['First-load JS', r.firstLoadJs.files.join(', ')],
+            ['First-load CSS', r.firstLoadCss.files.join(', ')],
+            ['Dashboard (lazy)', r.dashboard?.files.join(', ') ?? '-'],
+          ],
+        },
+      ],
+      targets,
+      findings: [],
+    };
+  },
+};

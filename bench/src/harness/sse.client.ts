@@ -1,0 +1,100 @@
+import { request, type Agent } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { createParser } from 'eventsource-parser';
+
+/** One Server-Sent Events message as received: `id`, `event`, raw `data`, receipt time. */
+export interface TReceivedMessage {
+  id: string | undefined;
+  event: string;
+  data: string;
+  /** Epoch ms (sub-ms precision) when the chunk holding the message arrived. */
+  receivedAt: number;
+}
+
+/** An open SSE stream. */
+export interface SseConnection {
+  /** Epoch ms when the answer's headers arrived (the stream is live from then on). */
+  readonly connectedAt: number;
+  /** Messages so far, in arrival order. */
+  readonly messages: TReceivedMessage[];
+  /** Settles when the server ends the stream ('ended') or the connection breaks ('closed'). */
+  readonly done: Promise<'ended' | 'closed'>;
+  /** Closes the connection from this side. */
+  close(): void;
+}
+
+/** Epoch ms with sub-millisecond precision. */
+export const nowMs = (): number => performance.timeOrigin + performance.now();
+
+/** Options of {@link openSse}. */
+export interface OpenSseOptions {
+  headers?: Record<string, string>;
+  /** A keep-alive agent shared by many streams (`maxSockets: Infinity`). */
+  agent?: Agent;
+  /** Longest wait for the answer's headers (ms). Default 30 000. */
+  connectTimeoutMs?: number;
+  /** Called for each message right after it was recorded (keep it cheap: it delays the next). */
+  onMessage?: (m: TReceivedMessage) => void;
+}
+
+/**
+ * Opens `url` as an SSE stream with plain `node:http` (cheap enough for thousands of streams in
+ * one process) and parses it with eventsource-parser. The receipt time is taken once per TCP
+ * chunk, before parsing, so parsing cost does not count as latency.
+ *
+ * Resolves once the headers arrived. @throws Error '<status>: <body>' for a non-200 answer, or
+ * on a connect timeout or socket error before the headers.
+ */
+export function openSse(url: string, opts: OpenSseOptions = {}): Promise<SseConnection> {
+  return new Promise((resolve, reject) => {
+    const messages: TReceivedMessage[] = [];
+    let chunkAt = 0;
+    let settleDone!: (how: 'ended' | 'closed') => void;
+    const done = new Promise<'ended' | 'closed'>((r) => (settleDone = r));
+    const parser = createParser({
+      onEvent: (e) => {
+        const m = { id: e.id, event: e.event ?? 'message', data: e.data, receivedAt: chunkAt };
+        messages.push(m);
+        opts.onMessage?.(m);
+      },
+    });
+    const req = request(url, {
+      method: 'GET',
+      agent: opts.agent,
+      headers: { accept: 'text/event-stream', ...opts.headers },
+    });
+    const timer = setTimeout(
+      () =>
+        req.destroy(
+          new Error(`no answer from ${url} within ${opts.connectTimeoutMs ?? 30_000} ms`),
+        ),
+      opts.connectTimeoutMs ?? 30_000,
+    );
+    req.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+      settleDone('closed');
+    });
+    req.once('response', (res) => {
+      clearTimeout(timer);
+      const connectedAt = nowMs();
+      if (res.statusCode !== 200) {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.once('end', () => reject(new Error(`${res.statusCode}: ${body || res.statusMessage}`)));
+        return;
+      }
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        chunkAt = nowMs();
+        parser.feed(chunk);
+      });
+      res.on('error', () => settleDone('closed'));
+      res.once('end', () => settleDone('ended'));
+      res.once('close', () => settleDone(res.complete ? 'ended' : 'closed'));
+      resolve({ connectedAt, messages, done, close: () => req.destroy() });
+    });
+    req.end();
+  });
+}

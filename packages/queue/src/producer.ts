@@ -1,4 +1,5 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { Redis } from 'ioredis';
 import { JOBS, type TJobData, type TJobName, type TQueueName } from './catalog';
 
 /**
@@ -41,8 +42,13 @@ export class Producers {
     return this.queue(def.queue).add(name, payload, { ...def.options, ...opts });
   }
 
-  /** Closes every opened queue. */
+  /**
+   * Closes every opened queue. When the shared connection never became ready (Redis down),
+   * the queues are left to that connection's owner: closing them then makes BullMQ emit an
+   * 'error' after its listeners are gone, which would crash the process.
+   */
   async close(): Promise<void> {
+    if (this.connection instanceof Redis && this.connection.status !== 'ready') return;
     await Promise.all([...this.open.values()].map((q) => q.close()));
   }
 }

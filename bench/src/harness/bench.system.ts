@@ -57,18 +57,21 @@ interface TWorker {
 
 const SERVICE_START_TIMEOUT_MS = 120_000;
 
+/** How long the benchmark's api waits for a merge before answering 504 (ms; `UPLOAD_WAIT_MS`). */
+export const UPLOAD_WAIT_MS = 240_000;
+
 /**
  * The whole system on this machine for one benchmark, as `pnpm start` runs it but isolated:
- * a fresh migrated database, a fresh Redis key prefix, the store
- * replay server (with a per-request delay imitating the store's latency), the api, and the
- * workers as separate processes started on demand (so a benchmark can start the scraper later,
- * run two of them, or restart them with other settings). Ports come from 4280-4299; workers'
- * health ports are 0. The api runs with the event-loop probe preloaded and high rate limits
- * (the benchmark's users would otherwise be refused).
+ * a fresh migrated database, a fresh Redis key prefix, the store replay server (with a
+ * per-answer delay imitating the store's latency), the api, and the workers as separate
+ * processes managed on demand ({@link BenchSystem.ensureWorkers}: two scrapers, a scraper
+ * without cache, ...). Ports come from 4280-4299; workers' health ports are 0. The api runs
+ * with the event-loop probe preloaded and high rate limits (the benchmark's users would
+ * otherwise be refused).
  */
 export class BenchSystem {
   readonly api: ApiClient;
-  /** Command connection to Redis (probes only). */
+  /** Command connection to Redis (probes, queue pause and resume, key cleanup). */
   readonly redis: Redis;
   private workers: TWorker[] = [];
   private counter = 0;
@@ -180,7 +183,8 @@ export class BenchSystem {
           AUTH_RATE_LIMIT_PER_MIN: '1000000',
           ANALYZE_RATE_LIMIT_PER_MIN: '1000000',
           UPLOAD_RATE_LIMIT_PER_MIN: '1000000',
-          UPLOAD_WAIT_MS: '300000',
+          // Long enough to time a slow merge, short of undici's 300 s headers timeout in fetch.
+          UPLOAD_WAIT_MS: String(UPLOAD_WAIT_MS),
           WEB_DIST_DIR: '',
           BENCH_PROBE_PORT: String(probePort),
           ...opts.apiEnv,

@@ -69,6 +69,9 @@ describe('renderMarkdown', () => {
       '2 cores (Test CPU), 8 GiB memory, Node v20.19.0, Linux 6.1; load average 1.5 at the start',
     );
     expect(md).toContain('Run 2026-01-02 03:04 UTC');
+    expect(md).toContain(
+      'Latest run: 2026-01-02 on 2 cores (Test CPU), 8 GiB memory, Node v20.19.0',
+    );
     expect(md).toContain('| Warm audit under 2 s | median 1.00 s | met |');
     expect(md).toContain(
       '| warm cache: POST -> complete | 1.00 s | 1.20 s | 3 | spec estimate | 220 s | 0.00455x |',

@@ -139,6 +139,16 @@ function renderEntry(e: TStoredEntry, index: number): string {
   return out.join('\n');
 }
 
+/** 'Latest run: <date> UTC on <machine>' for the most recent entry, with a blank line; nothing without entries. */
+function latestRunLine(entries: readonly TStoredEntry[]): string[] {
+  const latest = [...entries].sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0];
+  if (!latest) return [];
+  return [
+    `Latest run: ${latest.startedAt.slice(0, 10)} on ${machineLine(latest.machine)}. Each section gives its own date and machine.`,
+    '',
+  ];
+}
+
 /**
  * Renders BENCHMARKS.md: how to read it, the targets' standing, one section per benchmark
  * (setup, figures with median, p95 and ratio to the in-run baseline, extra tables, targets,
@@ -160,6 +170,7 @@ export function renderMarkdown(results: TStoredResults, analysis: string | null)
       'The machine is shared and its absolute speed drifts, so each figure is also compared with a baseline measured in the same run, as the ratio median / baseline median. ' +
       'Targets are judged on the median. MB = 10^6 bytes, KB = 1000 bytes, CPU % is percent of one core.',
     '',
+    ...latestRunLine(entries),
     '## Targets',
     '',
     table(
@@ -169,7 +180,8 @@ export function renderMarkdown(results: TStoredResults, analysis: string | null)
           ? [[e.title, `benchmark failed: ${e.failed.slice(0, 200)}`, '**FAILED**']]
           : [
               ...e.targets.map((t) => [t.target, t.measured, t.met ? 'met' : '**MISSED**']),
-              ...(e.errors ?? []).map((err) => [
+              // A failure is its own row only when no target already tells it.
+              ...(e.targets.length ? [] : (e.errors ?? [])).map((err) => [
                 e.title,
                 `failed: ${err.slice(0, 200)}`,
                 '**FAILED**',

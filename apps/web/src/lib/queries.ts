@@ -7,13 +7,7 @@
  * - feedback -> `['/api/feedback', auditId]`
  */
 import { queryOptions } from '@tanstack/react-query';
-import {
-  ZAudit,
-  ZCheckUserAnswer,
-  ZDashboardList,
-  ZSavedAudit,
-  type TCheckUserAnswer,
-} from '@aso/contracts';
+import { ZAudit, ZCheckUserAnswer, ZSavedAudit, type TCheckUserAnswer } from '@aso/contracts';
 import { apiFetch, arrayOf } from './api';
 import { clearSessionToken } from './session';
 
@@ -65,11 +59,4 @@ export const savedAuditsQuery = () =>
     queryKey: savedAuditsKey,
     queryFn: ({ signal }) =>
       apiFetch('/api/saved-audits', { schema: arrayOf(ZSavedAudit), signal }),
-  });
-
-/** The signed-in user's saved dashboards (for the dashboard feature's sidebar list). */
-export const dashboardsQuery = () =>
-  queryOptions({
-    queryKey: dashboardsKey,
-    queryFn: ({ signal }) => apiFetch('/api/dashboards', { schema: ZDashboardList, signal }),
   });

@@ -1,16 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { Db } from '@aso/db';
 import type { WorkerService } from '@aso/queue';
 import { it as integrationIt, type TestDatabase } from '@aso/testkit';
 import { parseWorkerEnv } from '../../csv-merge/src/env';
 import { startCsvMerge } from '../../csv-merge/src/service';
-import { hashToken } from '../src/plugins/auth.plugin';
 import { startApi } from './access.fixtures';
+import { createUser, type TestUser } from './audit.helpers';
 
 // Shared by the analytics*.int.test.ts files: the real gateway (inject) and the real csv-merge
 // worker in-process, over the test file's own database and Redis prefix.
@@ -125,36 +123,9 @@ export async function multipartBody(
   };
 }
 
-/** A signed-in test user created directly in the database. */
-export interface TTestUser {
-  userId: string;
-  headers: { authorization: string };
-}
-
-/** Creates an access code, a user and a live session (as register would) in the database. */
-export async function createUser(db: Db, email: string): Promise<TTestUser> {
-  const code = await db
-    .insertInto('access_codes')
-    .values({ code: `TEST-${randomBytes(4).toString('hex').toUpperCase()}`, max_uses: 10 })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const user = await db
-    .insertInto('users')
-    .values({ email, access_code_id: code.id })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const token = randomBytes(32).toString('base64url');
-  await db
-    .insertInto('sessions')
-    .values({
-      token_hash: hashToken(token),
-      user_id: user.id,
-      access_code_id: code.id,
-      expires_at: new Date(Date.now() + 3_600_000),
-    })
-    .execute();
-  return { userId: user.id, headers: { authorization: `Bearer ${token}` } };
-}
+// The signed-in test user is the audit tests' (an access code, a user and a live session).
+export { createUser };
+export type TTestUser = TestUser;
 
 /** `POST /api/uploads` with these files (and optional text fields) as `user`. */
 export async function upload(

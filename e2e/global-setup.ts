@@ -14,10 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { DEFAULT_FIXTURES_DIR, startReplayServer } from '@aso/appstore/node';
-// Not the `@aso/testkit` barrel: it also exports vitest fixtures (`test.extend`), which cannot
-// load in a globalSetup (no runner there). These two modules are plain node code.
-import { createTestDatabase } from '../packages/testkit/src/pg';
-import { deletePrefix, newPrefix, redisUrl } from '../packages/testkit/src/redis';
+import { createTestDatabase, deletePrefix, newPrefix, redisUrl } from '@aso/testkit';
 import { parseApiEnv } from '../services/api/src/env';
 import { buildServer } from '../services/api/src/server';
 import { parseWorkerEnv as parseScraperEnv } from '../services/scraper/src/env';

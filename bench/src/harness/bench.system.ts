@@ -1,16 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
 import { createRedis, Producers, type TQueueName } from '@aso/queue';
-import {
-  benchRedisUrl as redisUrl,
-  createBenchDatabase,
-  deleteKeys,
-  newBenchPrefix,
-  type TBenchDatabase,
-} from './bench.resources';
+import { createTestDatabase, deletePrefix, redisUrl, type TestDatabase } from '@aso/testkit';
 import { ApiClient } from './api.client';
 import { freeBenchPort, releaseBenchPort } from './ports.helpers';
 import { answersOk, spawnService, waitFor, type ServiceProcess } from './service.process';
@@ -79,7 +73,7 @@ export class BenchSystem {
 
   private constructor(
     readonly opts: BenchSystemOptions,
-    readonly database: TBenchDatabase,
+    readonly database: TestDatabase,
     readonly prefix: string,
     readonly adminCode: string,
     readonly apiPort: number,
@@ -157,8 +151,8 @@ export class BenchSystem {
 
   /** Creates the database and prefix, starts the replay server and the api, and waits until both answer. */
   static async start(opts: BenchSystemOptions): Promise<BenchSystem> {
-    const database = await createBenchDatabase();
-    const prefix = newBenchPrefix();
+    const database = await createTestDatabase();
+    const prefix = `bench-${randomUUID()}`;
     const ports: number[] = [];
     try {
       const [apiPort, probePort, replayPort] = [
@@ -320,7 +314,7 @@ export class BenchSystem {
     await this.apiProcess.stop();
     await this.replay.stop();
     await this.producers.close().catch(() => undefined);
-    await deleteKeys(this.redis, this.prefix).catch(() => undefined);
+    await deletePrefix(this.prefix).catch(() => undefined);
     this.redis.disconnect();
     await this.database.drop().catch(() => undefined);
     for (const p of [this.apiPort, this.probePort, this.replayPort]) releaseBenchPort(p);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect } from 'vitest';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import {
   createRedis,
   ProgressBus,

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect } from 'vitest';
 import { Queue, QueueEvents } from 'bullmq';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import { createRedis, createTypedWorker, runWorkerService, type JobHandler } from '@aso/queue';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };

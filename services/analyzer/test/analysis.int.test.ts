@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { Queue } from 'bullmq';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import { analyzeListing } from '@aso/aso-rules';
 import { SECTION_KEYS, ZAuditResult, type TStepId } from '@aso/contracts';
 import { findAudit } from '@aso/db';

@@ -14,7 +14,7 @@ import {
   ZSessionAnswer,
 } from '@aso/contracts';
 import type { Db } from '@aso/db';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import { admin, bearer, credentials, expectError, generateCode, startApi } from './access.fixtures';
 
 /** Every admin route, with a valid request for it (ids are well-formed but unknown). */

@@ -3,7 +3,7 @@ import { describe, expect } from 'vitest';
 import { Redis } from 'ioredis';
 import type { LightMyRequestResponse } from 'fastify';
 import { ZCheckAdminAnswer, ZErrorBody, ZSessionAnswer, type TErrorBody } from '@aso/contracts';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { parseApiEnv } from '../src/env';

@@ -8,7 +8,7 @@ import {
   ZSessionAnswer,
   type TSessionAnswer,
 } from '@aso/contracts';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import {
   ADMIN_CODE,
   admin,

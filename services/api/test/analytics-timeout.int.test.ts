@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { Queue } from 'bullmq';
 import { QUEUES } from '@aso/queue';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import { expectError } from './access.fixtures';
 import { createUser, sampleParts, SAMPLES, startAnalyticsEnv, upload } from './analytics.helpers';
 

@@ -6,7 +6,7 @@ import { describe, expect } from 'vitest';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import { primaryScreenshotUrls, startReplayServer } from '@aso/appstore/node';
 import { STEP_IDS, ZAppListing, ZAudit, ZRecommendation, type TAppListing } from '@aso/contracts';
 import type { Db } from '@aso/db';

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import { ANALYZE_URL_ERROR, ZAudit, type TBusEvent } from '@aso/contracts';
 import { ProgressBus } from '@aso/queue';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import { parseApiEnv } from '../src/env';
 import { buildServer } from '../src/server';
 

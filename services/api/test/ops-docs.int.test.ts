@@ -1,6 +1,6 @@
 import { afterAll, describe, expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import { startApi } from './access.fixtures';
 
 // Issue 9 point 6: the OpenAPI document at /docs/json describes every call of the spec's call

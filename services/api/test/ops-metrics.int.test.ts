@@ -3,7 +3,7 @@ import { afterAll, describe, expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { startReplayServer, type TReplayServer } from '@aso/appstore/node';
 import type { WorkerService } from '@aso/queue';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import { parseWorkerEnv as parseAnalyzerEnv } from '../../analyzer/src/env';
 import { startAnalyzer } from '../../analyzer/src/service';
 import { parseWorkerEnv as parseScraperEnv } from '../../scraper/src/env';

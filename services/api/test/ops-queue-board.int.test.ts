@@ -1,7 +1,7 @@
 import { afterAll, describe, expect } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createRedis, Producers } from '@aso/queue';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import { QUEUE_BOARD_COOKIE, QUEUE_BOARD_TOKEN_TTL_MS } from '../src/plugins/queue-board.plugin';
 import { canonicalAccessCode } from '../src/services/credentials.service';
 import { ADMIN_CODE } from './access.fixtures';

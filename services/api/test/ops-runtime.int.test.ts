@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import {
   composeEnvironment,
   deploySteps,

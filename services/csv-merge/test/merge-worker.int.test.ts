@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { ZMergedData } from '@aso/contracts';
 import { deleteExpiredAnalytics, insertUpload, storeDataset, type Db } from '@aso/db';
 import { JOBS, QUEUES, type TMergeJob, type WorkerService } from '@aso/queue';
-import { it as integrationIt } from '@aso/testkit';
+import { it as integrationIt } from '@aso/testkit/vitest';
 import { parseWorkerEnv } from '../src/env';
 import { parseAndMergeExports, toMergedData, writeProcessedCsv } from '../src/merge/index';
 import { CLEANUP_EVERY_MS, startCsvMerge } from '../src/service';

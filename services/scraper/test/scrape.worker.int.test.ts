@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import { describe, expect } from 'vitest';
-import { it as integrationIt } from '@aso/testkit';
+import { it as integrationIt } from '@aso/testkit/vitest';
 import {
   buildAppStoreUrl,
   DEFAULT_FIXTURES_DIR,

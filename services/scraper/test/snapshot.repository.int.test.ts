@@ -4,7 +4,7 @@
  * (small objects); the worker test stores real ones.
  */
 import { describe, expect } from 'vitest';
-import { it } from '@aso/testkit';
+import { it } from '@aso/testkit/vitest';
 import {
   deleteSnapshotsForApp,
   findFreshSnapshot,

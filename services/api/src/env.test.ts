@@ -18,6 +18,19 @@ describe('api environment', () => {
     expect(env.DATASET_TTL_DAYS).toBe(0.5);
   });
 
+  it('takes TRUST_PROXY as a flag or a list of proxy addresses, not a hop count', () => {
+    expect(parseApiEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(parseApiEnv({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    expect(() => parseApiEnv({ TRUST_PROXY: '2' })).toThrow(/TRUST_PROXY.*hop count/);
+    expect(parseApiEnv({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,loopback' }).TRUST_PROXY).toBe(
+      '10.0.0.0/8,127.0.0.1,::1,loopback',
+    );
+    expect(() => parseApiEnv({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(
+      /TRUST_PROXY.*not an address: 10\.0\.0\.0\/33/,
+    );
+    expect(() => parseApiEnv({ TRUST_PROXY: 'proxy.internal' })).toThrow(/proxy\.internal/);
+  });
+
   it('fails naming every bad variable', () => {
     let message = '';
     try {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LOG_LEVELS, parseEnv } from '@aso/contracts';
@@ -5,9 +6,54 @@ import { LOG_LEVELS, parseEnv } from '@aso/contracts';
 /** `apps/web/dist` of this checkout, found from this file's place (services/api/src). */
 const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../../apps/web/dist', import.meta.url));
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+/** Names proxy-addr (Fastify's `trustProxy`) accepts for address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** True for an IP address, an address/prefix CIDR, or one of {@link PROXY_RANGE_NAMES}. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `TRUST_PROXY`, as Fastify's `trustProxy` option takes it (https://fastify.dev/docs/latest/Reference/Server/#trustproxy):
+ * - `false` (default): `X-Forwarded-For` is ignored; the client IP is the socket's;
+ * - a comma-separated list of the proxies' addresses, CIDR ranges or `loopback` /
+ *   `linklocal` / `uniquelocal`: hops from those addresses are trusted, so the client IP is
+ *   the first address from the right of `X-Forwarded-For` that is not a listed proxy; what a
+ *   client writes to the left of it cannot spoof it (the recommended form);
+ * - `true`: trust every hop, i.e. take the leftmost address, which the client itself can
+ *   write: only behind a proxy that overwrites the header.
+ * A hop count is refused: Fastify 5 treats a number as "trust nothing" (it cannot check
+ * the immediate peer), which would silently ignore the header.
+ */
+const ZTrustProxy = z.string().transform((raw, ctx): boolean | string => {
+  const value = raw.trim();
+  if (value === '' || value === 'false' || value === '0' || value === 'no') return false;
+  if (value === 'true' || value === 'yes') return true;
+  if (/^\d+$/.test(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'a hop count is not supported; list the proxy addresses or CIDR ranges instead',
+    });
+    return z.NEVER;
+  }
+  const entries = value.split(',').map((e) => e.trim());
+  const bad = entries.filter((e) => !isProxyAddress(e));
+  if (bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected true, false or a list of proxy addresses / CIDR ranges; not an address: ${bad.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return entries.join(',');
+});
 
 /**
  * The api's environment (DESIGN section 7). Parsed once at start; a bad value fails fast with
@@ -26,8 +72,8 @@ export const ZApiEnv = z.object({
   /** Creates (idempotently) this admin access code at start. */
   ADMIN_ACCESS_CODE: z.string().min(8).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).default(30),
-  /** Take the client IP from X-Forwarded-For (only behind a trusted proxy). */
-  TRUST_PROXY: bool.default(false),
+  /** Which proxies' `X-Forwarded-For` to believe for the client IP: see {@link ZTrustProxy}. */
+  TRUST_PROXY: ZTrustProxy.default(false),
   /** Requests per minute per IP and per email on login, register and the admin check. */
   AUTH_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(10),
   /** Audits a user may start per minute. */

@@ -154,6 +154,56 @@ describe('rate limits', () => {
     } finally {
       await direct.close();
     }
+
+    await clearRateLimits(redis.url, redis.prefix);
+    const oneHop = await startApi(database, redis, {
+      AUTH_RATE_LIMIT_PER_MIN: LIMIT,
+      TRUST_PROXY: '10.0.0.0/24',
+    });
+    try {
+      // Behind a listed proxy that appends the address it saw: what the client writes to the
+      // left of it is ignored, so a forged address cannot buy a new bucket.
+      const prepended = (i: number) => ({
+        headers: { 'x-forwarded-for': `192.0.2.${i}, 203.0.113.9` },
+        remoteAddress: '10.0.0.3',
+      });
+      for (let i = 1; i <= 3; i++) {
+        expectError(
+          await credentials(oneHop, 'login', `hop${i}@example.com`, 'ZZZZ-ZZZZ', prepended(i)),
+          401,
+          /Invalid/,
+        );
+      }
+      expectRateLimited(
+        await credentials(oneHop, 'login', 'hop4@example.com', 'ZZZZ-ZZZZ', prepended(4)),
+      );
+      // Another client behind the same proxy has its own bucket.
+      expectError(
+        await credentials(oneHop, 'login', 'hop5@example.com', 'ZZZZ-ZZZZ', {
+          headers: { 'x-forwarded-for': '203.0.113.10' },
+          remoteAddress: '10.0.0.3',
+        }),
+        401,
+        /Invalid/,
+      );
+      // A header from a peer that is not a listed proxy is ignored: that peer is the client.
+      const unlisted = (i: number) => ({
+        headers: { 'x-forwarded-for': `203.0.113.${20 + i}` },
+        remoteAddress: '192.0.2.50',
+      });
+      for (let i = 1; i <= 3; i++) {
+        expectError(
+          await credentials(oneHop, 'login', `peer${i}@example.com`, 'ZZZZ-ZZZZ', unlisted(i)),
+          401,
+          /Invalid/,
+        );
+      }
+      expectRateLimited(
+        await credentials(oneHop, 'login', 'peer4@example.com', 'ZZZZ-ZZZZ', unlisted(4)),
+      );
+    } finally {
+      await oneHop.close();
+    }
   });
 
   it('limits the admin check and wrong admin codes per IP', async ({ database, redis }) => {

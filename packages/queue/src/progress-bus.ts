@@ -17,14 +17,44 @@ export interface ProgressBusOptions {
   ttlSeconds?: number;
 }
 
-/** Compares two stream entry ids (`ms-seq`) numerically: negative when a < b. */
+/**
+ * Compares two stream entry ids (`ms-seq`, both parts unsigned decimal integers of any length)
+ * numerically: negative when a < b, 0 when equal, positive when a > b. A missing or empty part
+ * counts as 0 and leading zeros are ignored, so `'5'`, `'5-0'` and `'05-00'` are equal. It
+ * allocates nothing (no BigInt, no split): each part is compared by its significant length,
+ * then digit by digit, which is exact beyond 2^53.
+ */
 export function compareEntryIds(a: string, b: string): number {
-  const [am = '0', as = '0'] = a.split('-');
-  const [bm = '0', bs = '0'] = b.split('-');
-  const d = BigInt(am) - BigInt(bm);
-  if (d !== 0n) return d < 0n ? -1 : 1;
-  const s = BigInt(as) - BigInt(bs);
-  return s === 0n ? 0 : s < 0n ? -1 : 1;
+  const ad = a.indexOf('-');
+  const bd = b.indexOf('-');
+  const aMsEnd = ad < 0 ? a.length : ad;
+  const bMsEnd = bd < 0 ? b.length : bd;
+  const ms = compareDigits(a, 0, aMsEnd, b, 0, bMsEnd);
+  if (ms !== 0) return ms;
+  const aSeq = Math.min(aMsEnd + 1, a.length);
+  const bSeq = Math.min(bMsEnd + 1, b.length);
+  return compareDigits(a, aSeq, a.length, b, bSeq, b.length);
+}
+
+/** Compares the decimal integers `a[as..ae)` and `b[bs..be)` (an empty range is 0). */
+function compareDigits(
+  a: string,
+  as: number,
+  ae: number,
+  b: string,
+  bs: number,
+  be: number,
+): number {
+  while (as < ae && a.charCodeAt(as) === 48) as++;
+  while (bs < be && b.charCodeAt(bs) === 48) bs++;
+  const al = ae - as;
+  const bl = be - bs;
+  if (al !== bl) return al < bl ? -1 : 1;
+  for (let i = 0; i < al; i++) {
+    const d = a.charCodeAt(as + i) - b.charCodeAt(bs + i);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
 }
 
 /**
@@ -95,16 +125,34 @@ export class ProgressBus {
 
 interface Listener {
   lastId: string;
-  onEntry: (entry: ProgressEntry) => void;
+  /** False once unsubscribed: a read in flight must not deliver to it any more. */
+  active: boolean;
+  onBatch: (entries: readonly ProgressEntry[]) => void;
+}
+
+/** Index of the first of `entries` (sorted by id) whose id comes after `position`; `length` when none. */
+function firstAfter(entries: readonly ProgressEntry[], position: string): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareEntryIds(entries[mid]!.id, position) > 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /**
  * The read side for one process (DESIGN section 2, point 3): ONE subscriber connection,
- * fanned out in memory to any number of listeners (SSE clients). A listener first receives
- * every recorded entry after its `afterId`, then live ones, each exactly once and in stream
- * order: on every wake-up the audit's stream is read from the oldest position any of its
- * listeners still needs, so events appended by several workers are never skipped even when
- * their wake-ups arrive out of order.
+ * fanned out in memory to any number of listeners. A listener first receives every recorded
+ * entry after its `afterId`, then live ones, each exactly once and in stream order: on every
+ * wake-up the audit's stream is read from the oldest position any of its listeners still
+ * needs, so events appended by several workers are never skipped even when their wake-ups
+ * arrive out of order.
+ *
+ * Listeners at the same position are served as one group: a read costs one id comparison per
+ * group (a binary search when the group is not the oldest), not one per entry and listener,
+ * and every listener of a group receives the same array.
  */
 export class ProgressSubscriber {
   private readonly listeners = new Map<string, Set<Listener>>();
@@ -143,21 +191,62 @@ export class ProgressSubscriber {
   }
 
   /**
-   * Starts delivering the audit's entries after `afterId` (all when omitted) to `onEntry`.
-   * Resolves once the recorded entries have been delivered; returns the unsubscribe function.
+   * Starts delivering the audit's entries after `afterId` (all when omitted) to `onEntry`, one
+   * call per entry. Resolves once the recorded entries have been delivered; returns the
+   * unsubscribe function (after it, no further entry is delivered, not even the rest of a read
+   * in progress).
    */
   async listen(
     auditId: string,
     afterId: string | undefined,
     onEntry: (entry: ProgressEntry) => void,
   ): Promise<() => void> {
-    const listener: Listener = { lastId: afterId ?? '0-0', onEntry };
+    const listener: Listener = {
+      lastId: afterId ?? '0-0',
+      active: true,
+      onBatch: (entries) => {
+        for (const entry of entries) {
+          if (!listener.active) return;
+          onEntry(entry);
+        }
+      },
+    };
+    return this.add(auditId, listener);
+  }
+
+  /**
+   * Like {@link listen}, but each read delivers the listener's new entries as one array (never
+   * empty, oldest first), so that a consumer can handle a burst at once (e.g. one socket
+   * write). The array may be shared with other listeners: treat it as read-only.
+   */
+  async listenBatches(
+    auditId: string,
+    afterId: string | undefined,
+    onBatch: (entries: readonly ProgressEntry[]) => void,
+  ): Promise<() => void> {
+    return this.add(auditId, { lastId: afterId ?? '0-0', active: true, onBatch });
+  }
+
+  /**
+   * Reads the audit's stream once more for its listeners, as a wake-up would, and resolves
+   * once what it found was delivered (a read already in flight is followed by one more). Does
+   * nothing for an audit without listeners. Never rejects: a failed read is retried on the
+   * next wake-up.
+   */
+  async refresh(auditId: string): Promise<void> {
+    if (!this.listeners.has(auditId)) return;
+    this.pump(auditId);
+    await this.pumps.get(auditId);
+  }
+
+  private async add(auditId: string, listener: Listener): Promise<() => void> {
     let set = this.listeners.get(auditId);
     if (!set) this.listeners.set(auditId, (set = new Set()));
     set.add(listener);
     this.pump(auditId);
     await this.pumps.get(auditId);
     return () => {
+      listener.active = false;
       const s = this.listeners.get(auditId);
       if (!s) return;
       s.delete(listener);
@@ -197,24 +286,37 @@ export class ProgressSubscriber {
     if (!set || set.size === 0) return;
     // Only the listeners present now are served by this read: one that joins while it is in
     // flight needs older entries than it fetched, and is served by the next read (its join
-    // marks the audit dirty).
-    const targets = [...set];
+    // marks the audit dirty). They are grouped by position, and the read starts at the oldest.
+    const groups = new Map<string, Listener[]>();
     let from: string | undefined;
-    for (const l of targets) if (!from || compareEntryIds(l.lastId, from) < 0) from = l.lastId;
+    for (const l of set) {
+      const group = groups.get(l.lastId);
+      if (group) {
+        group.push(l);
+        continue;
+      }
+      groups.set(l.lastId, [l]);
+      if (from === undefined || compareEntryIds(l.lastId, from) < 0) from = l.lastId;
+    }
     const entries = await this.bus.read(auditId, from === '0-0' ? undefined : from);
-    for (const entry of entries) {
-      for (const l of targets) {
+    if (entries.length === 0) return;
+    const lastId = entries[entries.length - 1]!.id;
+    for (const [position, group] of groups) {
+      const start = position === from ? 0 : firstAfter(entries, position);
+      if (start === entries.length) continue;
+      const batch = start === 0 ? entries : entries.slice(start);
+      for (const l of group) {
         // Skip listeners that unsubscribed while the read was in flight.
-        if (set.has(l) && compareEntryIds(entry.id, l.lastId) > 0) {
-          l.lastId = entry.id;
-          l.onEntry(entry);
-        }
+        if (!l.active) continue;
+        l.lastId = lastId;
+        l.onBatch(batch);
       }
     }
   }
 
   /** Unsubscribes and drops every listener (the connection is the caller's to close). */
   async close(): Promise<void> {
+    for (const set of this.listeners.values()) for (const l of set) l.active = false;
     this.listeners.clear();
     if (this.started && this.sub.status === 'ready') {
       await this.sub.unsubscribe(this.bus.channel).catch(() => undefined);

@@ -107,6 +107,52 @@ describe('progress event bus', () => {
     stop();
   });
 
+  it('delivers a read as one batch, shared by listeners at the same position; refresh reads up to now', async ({
+    redis,
+  }) => {
+    const { bus, subscriber, cmd } = setup(redis.url, redis.prefix);
+    await subscriber.start();
+    const ids: string[] = [];
+    for (let i = 1; i <= 3; i++) ids.push(await bus.append('audit-5', step(i)));
+
+    const a: (readonly ProgressEntry[])[] = [];
+    const b: (readonly ProgressEntry[])[] = [];
+    const c: ProgressEntry[] = [];
+    const stopA = await subscriber.listenBatches('audit-5', undefined, (es) => a.push(es));
+    const stopB = await subscriber.listenBatches('audit-5', ids[1], (es) => b.push(es));
+    let stopC: (() => void) | null = null;
+    stopC = await subscriber.listen('audit-5', ids[0], (e) => {
+      c.push(e);
+      // Unsubscribing inside the callback stops the rest of the same read.
+      if (label(e) === 'event 4') stopC?.();
+    });
+    expect(a.map((batch) => batch.map(label))).toEqual([['event 1', 'event 2', 'event 3']]);
+    expect(b.map((batch) => batch.map(label))).toEqual([['event 3']]);
+    expect(c.map(label)).toEqual(['event 2', 'event 3']);
+
+    // Two entries appended without a wake-up: only a refresh reads them, as one batch.
+    const key = bus.streamKey('audit-5');
+    await cmd.xadd(key, '*', 'e', JSON.stringify(step(4)));
+    await cmd.xadd(key, '*', 'e', JSON.stringify(step(5)));
+    expect(a).toHaveLength(1);
+    await subscriber.refresh('audit-5');
+    expect(a.map((batch) => batch.map(label))).toEqual([
+      ['event 1', 'event 2', 'event 3'],
+      ['event 4', 'event 5'],
+    ]);
+    // A and B were both at event 3: one group, one array.
+    expect(b).toHaveLength(2);
+    expect(b[1]).toBe(a[1]);
+    expect(c.map(label)).toEqual(['event 2', 'event 3', 'event 4']);
+    expect(subscriber.size).toBe(2);
+    stopA();
+    stopB();
+    expect(subscriber.size).toBe(0);
+    // Without listeners a refresh reads nothing and resolves.
+    await subscriber.refresh('audit-5');
+    expect(a).toHaveLength(2);
+  });
+
   it('caps and expires the stream', async ({ redis }) => {
     const { bus, cmd } = setup(redis.url, redis.prefix);
     await bus.append('audit-4', step(1));

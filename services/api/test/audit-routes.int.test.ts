@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { it } from '@aso/testkit/vitest';
 import { ANALYZE_URL_ERROR, ZAudit, type TBusEvent } from '@aso/contracts';
 import { ProgressBus } from '@aso/queue';
+import { readSse, type TSseMessage } from '../src/cli/sse.client';
 import {
   createUser,
   INSTAGRAM_URL,
@@ -416,6 +417,71 @@ describe('GET /api/progress (SSE relay of recorded events)', () => {
         query: `&lastEventId=${encodeURIComponent(ids[12]!)}`,
       });
       expect(viaQuery.events.map((e) => e.id)).toEqual(ids.slice(13));
+    } finally {
+      conn.disconnect();
+      await api.close();
+    }
+  });
+
+  it('two clients of one audit at once, one resuming with Last-Event-ID, each get their messages once', async ({
+    database,
+    redis,
+  }) => {
+    const api = await startApi(database, redis);
+    const conn = new Redis(redis.url);
+    const bus = new ProgressBus(conn, { prefix: redis.prefix });
+    try {
+      const a = await createUser(database.db, 'sse-shared@example.com');
+      const { id } = (
+        await api.app.inject({
+          method: 'POST',
+          url: '/api/analyze',
+          headers: a.headers,
+          payload: { appStoreUrl: SPOTIFY_URL, competitorUrl1: INSTAGRAM_URL },
+        })
+      ).json<{ id: string }>();
+      const S = '324684580';
+      const I = '389801252';
+      const first = await bus.append(id, appStep(S, 'url_validation', 'done', 1));
+      await bus.append(id, appStep(I, 'url_validation', 'done', 2));
+
+      const read = (lastEventId: string | null, into: TSseMessage[]) =>
+        (async () => {
+          const url = `${api.url}/api/progress?auditId=${encodeURIComponent(id)}`;
+          const headers = {
+            ...a.headers,
+            ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+          };
+          for await (const m of readSse(url, { headers, signal: AbortSignal.timeout(20_000) }))
+            into.push(m);
+        })();
+      const fresh: TSseMessage[] = [];
+      const resumed: TSseMessage[] = [];
+      const done = Promise.all([read(null, fresh), read(first, resumed)]);
+      const until = async (cond: () => boolean) => {
+        for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+        expect(cond()).toBe(true);
+      };
+      // Both replays arrived: both clients are live (on one shared feed, see progress.feed).
+      await until(() => fresh.length === 2 && resumed.length === 1);
+
+      await bus.append(id, appStep(S, 'cache_check', 'done', 3));
+      await bus.append(id, { type: 'complete', auditId: id, emittedAt: 2 });
+      await done;
+      const summary = (m: TSseMessage) => {
+        const data = JSON.parse(m.data) as { step_id?: string; message?: string };
+        return m.event === 'step'
+          ? `${m.id} ${data.step_id}: ${data.message}`
+          : `${m.id} ${m.event}`;
+      };
+      expect(fresh.map(summary).map((s) => s.replace(/^\S+ /, ''))).toEqual([
+        'url_validation: Validated 1 of 2 apps',
+        'url_validation: Validated 2 of 2 apps',
+        'cache_check: Checked the cache for 1 of 2 apps',
+        'complete',
+      ]);
+      expect(fresh[0]!.id).toBe(first);
+      expect(resumed.map(summary)).toEqual(fresh.slice(1).map(summary));
     } finally {
       conn.disconnect();
       await api.close();

@@ -65,6 +65,8 @@ export const metricsPlugin = fp(async (app) => {
     httpDuration,
     sseOpen,
     trackSse(res) {
+      // A client gone before its stream started fired 'close' already: never counted open.
+      if (res.closed || res.destroyed) return;
       sseOpen.inc();
       res.once('close', () => sseOpen.dec());
     },

@@ -4,6 +4,7 @@ import { ZProgressCompleteBody } from '@aso/contracts';
 import { findOwnedAudit } from '@aso/db';
 import { currentUser } from '../plugins/auth.plugin';
 import { notFound } from '../lib/app-error';
+import { ProgressFeeds } from '../services/progress.feed';
 import { streamProgress } from '../services/progress.stream';
 
 /** Query of `GET /api/progress`: the audit, and a resume position for clients that cannot send headers. */
@@ -21,6 +22,8 @@ export const ZProgressQuery = z.object({
  */
 export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
   const open = new Set<() => void>();
+  // One feed per audit for all of this process's clients of that audit.
+  const feeds = new ProgressFeeds(app.progress);
   // Hijacked replies are not tracked by Fastify: end them before the server waits for
   // connections to close.
   app.addHook('preClose', async () => {
@@ -42,7 +45,7 @@ export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
       const stream = await streamProgress(
         {
           db: app.db,
-          progress: app.progress,
+          feeds,
           heartbeatMs: app.config.SSE_HEARTBEAT_MS,
           log: req.log,
         },

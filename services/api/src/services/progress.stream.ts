@@ -1,14 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import { compareEntryIds, type ProgressEntry, type ProgressSubscriber } from '@aso/queue';
+import { compareEntryIds } from '@aso/queue';
 import { findAudit, type AuditRow, type Db } from '@aso/db';
 import { ZAuditInputs } from '@aso/contracts';
 import {
   formatEventId,
   parseEventId,
-  ProgressAggregator,
   type TClientMessage,
   type TEventPosition,
 } from './progress.aggregator';
+import { renderSseMessage, type ProgressFeeds, type TFeedMember } from './progress.feed';
 
 /** Reconnect delay suggested to EventSource clients (ms). */
 export const SSE_RETRY_MS = 3_000;
@@ -37,7 +37,8 @@ export function auditAppIds(audit: Pick<AuditRow, 'app_id' | 'inputs'>): string[
 /** What {@link streamProgress} needs. */
 export interface ProgressStreamDeps {
   db: Db;
-  progress: ProgressSubscriber;
+  /** The process's progress feeds (one per audit, shared by its clients). */
+  feeds: ProgressFeeds;
   heartbeatMs: number;
   log: { warn(obj: object, msg?: string): void };
 }
@@ -46,17 +47,19 @@ export interface ProgressStreamDeps {
  * Serves one audit's progress as Server-Sent Events on `res` (DESIGN section 2, point 2),
  * after the caller checked ownership and hijacked the reply:
  *
- * - replays every recorded bus event, then relays live ones, through one
- *   {@link ProgressAggregator} fed from the start of the stream so that resuming after
- *   `lastEventId` (a `Last-Event-ID` header or query value) sends exactly the messages that
- *   came after it, none twice and none lost;
+ * - replays every recorded bus event, then relays live ones, through the audit's shared
+ *   feed ({@link ProgressFeeds}: one `ProgressAggregator` per audit and process, fed
+ *   from the start of the stream, its messages rendered once for all clients) so that
+ *   resuming after `lastEventId` (a `Last-Event-ID` header or query value) sends exactly the
+ *   messages that came after it, none twice and none lost;
  * - every message carries `id:` (see `formatEventId`), event `step`, `error` or `complete`
  *   and a JSON payload (contracts `ZStepEventData`, `ZErrorEventData`, `ZCompleteEventData`);
  * - a comment line every `heartbeatMs` keeps proxies from closing an idle stream;
  * - the stream ends after `complete` or `error`; an audit that is already finished replays
  *   and ends at once; one whose events expired gets its terminal event rebuilt from the row
  *   (id `0-0.1`);
- * - when the client goes away the listener and timers are released.
+ * - when the client goes away it leaves the feed (the last one releases it) and its timers
+ *   are cleared.
  *
  * Returns a function that ends the stream (used on server shutdown) and a promise settled
  * when it ended.
@@ -68,9 +71,8 @@ export async function streamProgress(
   res: ServerResponse,
 ): Promise<{ end: () => void; ended: Promise<void> }> {
   const resume = parseEventId(lastEventId);
-  const agg = new ProgressAggregator(auditAppIds(audit));
   let closed = false;
-  let unlisten: (() => void) | null = null;
+  let member: TFeedMember | null = null;
   let grace: NodeJS.Timeout | null = null;
   let resolveEnded!: () => void;
   const ended = new Promise<void>((r) => (resolveEnded = r));
@@ -93,27 +95,26 @@ export async function streamProgress(
     closed = true;
     clearInterval(heartbeat);
     if (grace) clearTimeout(grace);
-    unlisten?.();
-    unlisten = null;
+    member?.leave();
+    member = null;
     res.end();
     resolveEnded();
   };
   res.on('close', end);
+  // The client may have gone while its ownership was checked: 'close' was then already emitted.
+  if (res.destroyed) end();
+  if (closed) return { end, ended };
 
-  const write = (id: string, m: TClientMessage) => {
-    res.write(`id: ${id}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);
-  };
-
-  const onEntry = (entry: ProgressEntry) => {
-    if (closed) return;
-    agg.apply(entry.event).forEach((m, index) => {
-      if (isAfter(entry.id, index, resume)) write(formatEventId(entry.id, index), m);
-    });
-    if (agg.finished) end();
-  };
+  const joined = deps.feeds.join(audit.id, auditAppIds(audit), resume, {
+    write: (bytes) => {
+      if (!closed) res.write(bytes);
+    },
+    finish: end,
+  });
+  member = joined;
 
   const fromRow = (row: AuditRow) => {
-    if (closed || agg.finished) return;
+    if (closed || joined.finished) return;
     const m: TClientMessage =
       row.status === 'done'
         ? { event: 'complete', data: { auditId: row.id } }
@@ -121,24 +122,22 @@ export async function streamProgress(
             event: 'error',
             data: { message: row.error ?? 'Failed to analyze app. Please try again.' },
           };
-    if (isAfter('0-0', 1, resume)) write(formatEventId('0-0', 1), m);
+    if (isAfter('0-0', 1, resume)) res.write(renderSseMessage(formatEventId('0-0', 1), m));
     end();
   };
 
   try {
-    const stop = await deps.progress.listen(audit.id, undefined, onEntry);
-    if (closed) stop();
-    else unlisten = stop;
+    await joined.ready;
   } catch (err) {
     deps.log.warn({ err, auditId: audit.id }, 'progress replay failed');
     end();
     return { end, ended };
   }
 
-  if (!closed && !agg.finished) {
+  if (!closed && !joined.finished) {
     const row = (await findAudit(deps.db, audit.id)) ?? audit;
-    if (row.status === 'done' || row.status === 'failed') {
-      if (agg.applied === 0) fromRow(row);
+    if (!closed && (row.status === 'done' || row.status === 'failed')) {
+      if (joined.applied === 0) fromRow(row);
       else grace = setTimeout(() => fromRow(row), TERMINAL_GRACE_MS);
     }
   }

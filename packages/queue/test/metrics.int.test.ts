@@ -1,4 +1,4 @@
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, describe, expect, vi } from 'vitest';
 import { Queue, QueueEvents } from 'bullmq';
 import { it } from '@aso/testkit/vitest';
 import {
@@ -111,7 +111,15 @@ describe('worker metrics and job logs', () => {
     await ok.waitUntilFinished(events, 15_000);
     await expect(bad.waitUntilFinished(events, 15_000)).rejects.toThrow('constructed failure');
 
-    const after = await read();
+    // QueueEvents may report the failure before the worker's own 'failed' event has run.
+    const after = await vi.waitFor(
+      async () => {
+        const text = await read();
+        expect(sample(text, 'aso_jobs_failed_total', labels)).toBe(1);
+        return text;
+      },
+      { timeout: 5_000, interval: 50 },
+    );
     expect(sample(after, 'aso_jobs_completed_total', labels)).toBe(1);
     expect(sample(after, 'aso_jobs_failed_total', labels)).toBe(1);
     expect(

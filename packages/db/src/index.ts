@@ -4,6 +4,7 @@
  */
 export * from './schema';
 export * from './client';
+export * from './dataset-csv.writer';
 export { migrations } from './migrations/index';
 export * from './repositories/access.repository';
 export * from './repositories/audit.repository';

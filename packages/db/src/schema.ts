@@ -104,20 +104,47 @@ export interface UploadTable {
   expires_at: Timestamp;
 }
 
-/** `datasets`: merged analytics rows; the id is the client's downloadId. */
+/**
+ * `datasets`: one merged analytics dataset; the id is the client's downloadId. Its rows are in
+ * `dataset_chunks` (migration 0002); the processed CSV is rendered from them on download.
+ */
 export interface DatasetTable {
   id: Generated<string>;
   user_id: string;
   app_name: string | null;
   territory: string | null;
+  /** Column names in order; every row of the chunks is aligned with them. */
   headers: JSONColumnType<string[]>;
-  rows: JSONColumnType<Record<string, unknown>[]>;
-  processed_csv: string;
   total_rows: number;
   date_start: string | null;
   date_end: string | null;
+  /**
+   * The uploads merged into this dataset (unique; null for datasets stored before migration
+   * 0002): a merge job that runs again finds the dataset its first run stored.
+   */
+  merge_key: string | null;
   created_at: CreatedAt;
   expires_at: Timestamp;
+}
+
+/** A value of a dataset row: numbers as numbers, missing values null, other cells as text. */
+export type TDatasetCell = number | string | null;
+
+/**
+ * `dataset_chunks`: a dataset's rows in order, in slices of up to a few thousand rows (issue
+ * 10). `rows` is a JSON array of rows, each an array of values aligned with the dataset's
+ * `headers`; `first_day`/`last_day` bound the parsed days of the slice's rows (null when none
+ * parses); deleted with their dataset.
+ */
+export interface DatasetChunkTable {
+  dataset_id: string;
+  /** 0, 1, 2, ...: the slice's place in the dataset's row order. */
+  seq: number;
+  first_day: string | null;
+  last_day: string | null;
+  row_count: number;
+  /** Written as JSON text (a string, or its UTF-8 bytes); read back parsed. */
+  rows: ColumnType<TDatasetCell[][], string | Buffer, never>;
 }
 
 /** `dashboards`: saved dashboards pointing at a dataset. */
@@ -143,6 +170,7 @@ export interface Database {
   feedback: FeedbackTable;
   uploads: UploadTable;
   datasets: DatasetTable;
+  dataset_chunks: DatasetChunkTable;
   dashboards: DashboardTable;
 }
 
@@ -158,4 +186,5 @@ export type SavedAuditRow = Selectable<SavedAuditTable>;
 export type FeedbackRow = Selectable<FeedbackTable>;
 export type UploadRow = Selectable<UploadTable>;
 export type DatasetRow = Selectable<DatasetTable>;
+export type DatasetChunkRow = Selectable<DatasetChunkTable>;
 export type DashboardRow = Selectable<DashboardTable>;

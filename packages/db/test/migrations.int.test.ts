@@ -41,6 +41,7 @@ describe('migrations', () => {
         'app_snapshots',
         'audits',
         'dashboards',
+        'dataset_chunks',
         'datasets',
         'feedback',
         'saved_audits',
@@ -61,6 +62,8 @@ describe('migrations', () => {
         'audits_created_idx',
         'app_snapshots_lookup_idx',
         'datasets_expiry_idx',
+        'dataset_chunks_pkey',
+        'datasets_merge_key_key',
       ]) {
         expect(names).toContain(idx);
       }

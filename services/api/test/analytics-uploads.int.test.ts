@@ -8,6 +8,7 @@ import {
   type TChartDataRow,
   type TMergedData,
 } from '@aso/contracts';
+import { DATASET_CHUNK_ROWS } from '@aso/db';
 import { expectError, startApi } from './access.fixtures';
 import {
   ascExport,
@@ -196,6 +197,105 @@ describe.each(SAMPLES)('upload of the $key sample exports', (sample) => {
       });
       expect(ZChartData.parse(chart.json())).toEqual(expected.rows);
     }
+  });
+});
+
+describe('a dataset of many days (issue 10: stored in chunks)', () => {
+  it('answers the upload, chart data, download and reports from every chunk', async ({
+    env,
+    database,
+  }) => {
+    const user = await createUser(database.db, 'many-days@example.com');
+    // Constructed: 5,000 days (several chunks of stored rows), two files sharing 4,000 days.
+    const day = (i: number) => new Date(Date.UTC(2010, 0, 1 + i));
+    const text = (i: number) =>
+      `${day(i).getUTCMonth() + 1}/${day(i).getUTCDate()}/${day(i).getUTCFullYear()}`;
+    const conversion = [
+      '"Name","Many Days"',
+      '"Territory","Chile"',
+      '',
+      '"Date","Total Downloads","Total Impressions"',
+      ...Array.from(
+        { length: 4_000 },
+        (_, i) => `${text(i)},${i % 50},"${1 + (i % 9)},${String(i % 1000).padStart(3, '0')}"`,
+      ),
+    ].join('\r\n');
+    const redownloads = [
+      '"Date","Total Redownloads","Web Referrer Redownloads"',
+      ...Array.from({ length: 5_000 }, (_, i) => `${text(i)},${i % 13},-`),
+    ].join('\r\n');
+    const res = await upload(env.app, user, [
+      { field: 'conversionCSV', name: 'many-conversion.csv', content: conversion },
+      { field: 'redownloadsCSV', name: 'many-redownloads.csv', content: redownloads },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const { mergedData } = ZUploadResult.parse(res.json());
+    const headers = [
+      'Date',
+      'Total Downloads',
+      'Total Impressions',
+      'Total Redownloads',
+      'Web Referrer Redownloads',
+      'Territory',
+    ];
+    const expected: TChartDataRow[] = Array.from({ length: 5_000 }, (_, i) => ({
+      Date: text(i),
+      'Total Downloads': i < 4_000 ? i % 50 : null,
+      'Total Impressions': i < 4_000 ? (1 + (i % 9)) * 1000 + (i % 1000) : null,
+      'Total Redownloads': i % 13,
+      'Web Referrer Redownloads': null,
+      Territory: 'Chile',
+    }));
+    expect(mergedData).toEqual<TMergedData>({
+      headers,
+      preview: expected.slice(0, 10),
+      totalRows: 5_000,
+      downloadId: mergedData.downloadId,
+      appName: 'Many Days',
+      territory: 'Chile',
+    });
+    const chunks = await database.db
+      .selectFrom('dataset_chunks')
+      .select(['seq', 'row_count', 'first_day', 'last_day'])
+      .where('dataset_id', '=', mergedData.downloadId)
+      .orderBy('seq')
+      .execute();
+    const size = DATASET_CHUNK_ROWS;
+    expect(chunks.map((c) => c.row_count)).toEqual(
+      Array.from({ length: Math.ceil(5_000 / size) }, (_, k) => Math.min(size, 5_000 - k * size)),
+    );
+    expect(chunks[1]).toMatchObject({
+      first_day: day(size).toISOString().slice(0, 10),
+      last_day: day(2 * size - 1)
+        .toISOString()
+        .slice(0, 10),
+    });
+
+    const chart = await env.app.inject({
+      url: `/api/chart-data/${mergedData.downloadId}`,
+      headers: user.headers,
+    });
+    expect(ZChartData.parse(chart.json())).toEqual(expected);
+
+    const dl = await env.app.inject({
+      url: `/api/download-merged/${mergedData.downloadId}`,
+      headers: user.headers,
+    });
+    expect(dl.statusCode).toBe(200);
+    expect(dl.headers['content-disposition']).toContain('filename="many-days-chile-merged.csv"');
+    expect(parse(dl.body)).toEqual([
+      headers,
+      ...expected.map((r) => headers.map((h) => (r[h] === null ? '' : String(r[h])))),
+    ]);
+
+    const report = await env.app.inject({
+      url: `/api/reports/${mergedData.downloadId}?start=2020-01-01&end=2020-01-31`,
+      headers: user.headers,
+    });
+    expect(report.statusCode, report.body).toBe(200);
+    expect(ZKpiReport.parse(report.json())).toEqual(
+      buildKpiReport(expected, { start: '2020-01-01', end: '2020-01-31' }),
+    );
   });
 });
 

@@ -1,24 +1,44 @@
 import type { Readable } from 'node:stream';
-import type { TMergedData, TUploadField } from '@aso/contracts';
-import { deleteExpiredAnalytics, findLiveUpload, readUploadContent, storeDataset } from '@aso/db';
-import { UnrecoverableError, type JobHandler } from '@aso/queue';
+import type { TChartDataRow, TMergedData, TUploadField } from '@aso/contracts';
 import {
-  CsvExportError,
-  parseAndMergeExports,
-  toMergedData,
-  writeProcessedCsv,
-} from './merge/index';
+  DATASET_CHUNK_ROWS,
+  deleteExpiredAnalytics,
+  findLiveDatasetByMergeKey,
+  findLiveUpload,
+  readUploadSlice,
+  storeDataset,
+} from '@aso/db';
+import { UnrecoverableError, type JobHandler, type TMergeJob } from '@aso/queue';
+import { createJobPause } from './job-pause';
+import { CsvExportError, parseAndMergeExports, PREVIEW_ROWS, toMergedData } from './merge/index';
 import type { WorkerDeps } from './service';
 import { lazyUploadStream } from './upload.reader';
+
+/**
+ * The merge key of a job (`datasets.merge_key`): the uploads it merges, e.g.
+ * 'conversionCSV:<uuid>,redownloadsCSV:-'. Upload ids are unique per upload request, so a
+ * second run of the same job (a stalled job run again) finds the dataset the first stored.
+ */
+export function mergeKeyOf(
+  data: Pick<TMergeJob, 'conversionUploadId' | 'redownloadsUploadId'>,
+): string {
+  return `conversionCSV:${data.conversionUploadId ?? '-'},redownloadsCSV:${data.redownloadsUploadId ?? '-'}`;
+}
 
 /**
  * Builds the `merge` job handler (DESIGN section 3 point 2; issue 6 points 1-3).
  *
  * For each upload named by the job (the caller's own, unexpired), the bytes are read from
- * PostgreSQL as a stream, parsed and merged by `./merge`; the merged rows, headers, app name,
- * territory, date span and the processed (formula-escaped) CSV are stored as one `datasets`
- * row expiring `DATASET_TTL_DAYS` from now, the uploads are linked to it, and the upload
- * answer's `mergedData` (contracts `TMergedData`) is the job's return value.
+ * PostgreSQL as a stream, parsed and merged by `./merge`; the headers, app name, territory,
+ * date span and the merged rows (in `dataset_chunks` of 500 rows) are stored as one dataset
+ * expiring `DATASET_TTL_DAYS` from now, the uploads are linked to it, and the upload answer's
+ * `mergedData` (contracts `TMergedData`) is the job's return value. The processed CSV is not
+ * stored: the download renders it from the rows.
+ *
+ * Long merges (issue 10): parsing and storing pause about every 50 ms for a turn of the event
+ * loop and extend the job's lock (see `createJobPause`), so BullMQ never takes the job for
+ * stalled. Storing is idempotent per job: the dataset carries the job's merge key
+ * ({@link mergeKeyOf}); a job that runs again answers with the dataset already stored.
  *
  * Failures:
  * - a file that is not a usable export, or an upload that is missing or expired:
@@ -43,6 +63,7 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
       );
     }
 
+    const sizes = new Map<string, number>();
     for (const [field, id] of named) {
       const upload = await findLiveUpload(db, id, data.userId);
       if (!upload || upload.field !== field) {
@@ -50,18 +71,38 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
           `${field}: the uploaded file is no longer available; please upload it again`,
         );
       }
+      sizes.set(id, upload.sizeBytes);
     }
+
+    const mergeKey = mergeKeyOf(data);
+    const earlier = await findLiveDatasetByMergeKey(db, mergeKey, data.userId, PREVIEW_ROWS);
+    if (earlier) {
+      log.info(
+        { jobId: job.id, datasetId: earlier.summary.id },
+        'dataset already stored by an earlier run of this job',
+      );
+      return {
+        headers: earlier.summary.headers,
+        preview: earlier.preview as TChartDataRow[],
+        totalRows: earlier.summary.total_rows,
+        downloadId: earlier.summary.id,
+        appName: earlier.summary.app_name,
+        territory: earlier.summary.territory,
+      };
+    }
+    const pause = createJobPause(job, env.LOCK_DURATION_MS, log);
 
     // A storage failure while a stream loads must not pass for a bad file (a 400).
     const storage: { error: Error | null } = { error: null };
     const streams: { conversionCSV?: Readable; redownloadsCSV?: Readable } = {};
     for (const [field, id] of named) {
       streams[field] = lazyUploadStream(
-        async () => {
-          const bytes = await readUploadContent(db, id, data.userId);
+        async (offset, length) => {
+          const bytes = await readUploadSlice(db, id, data.userId, offset, length);
           if (!bytes) throw new Error(`upload ${id} (${field}) disappeared while merging`);
           return bytes;
         },
+        sizes.get(id)!,
         (error) => {
           storage.error ??=
             error instanceof Error
@@ -71,9 +112,10 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
       );
     }
 
+    const startedAt = performance.now();
     let merged;
     try {
-      merged = await parseAndMergeExports(streams);
+      merged = await parseAndMergeExports(streams, { pause });
     } catch (error) {
       if (storage.error) throw storage.error;
       if (error instanceof CsvExportError) {
@@ -83,22 +125,26 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
       throw error;
     }
 
+    const mergedAt = performance.now();
     const stored = await storeDataset(db, {
       userId: data.userId,
       appName: merged.appName,
       territory: merged.territory,
       headers: merged.headers,
-      rows: merged.rows,
-      processedCsv: writeProcessedCsv(merged),
+      chunks: merged.chunks(DATASET_CHUNK_ROWS, pause),
       dateSpan: merged.dateSpan,
       ttlDays: env.DATASET_TTL_DAYS,
       uploadIds: named.map(([, id]) => id),
+      mergeKey,
     });
     log.info(
       {
         jobId: job.id,
         datasetId: stored.id,
-        rows: merged.rows.length,
+        created: stored.created,
+        rows: merged.rowCount,
+        parseMs: Math.round(mergedAt - startedAt),
+        storeMs: Math.round(performance.now() - mergedAt),
         columns: merged.headers.length,
         files: merged.files.map((f) => ({
           field: f.field,

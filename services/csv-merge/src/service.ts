@@ -39,7 +39,13 @@ export async function startCsvMerge(
   const merge = createTypedWorker(
     QUEUES.csvMerge,
     { merge: createMergeHandler(deps) },
-    { connection, prefix: env.QUEUE_PREFIX, concurrency: env.CONCURRENCY },
+    {
+      connection,
+      prefix: env.QUEUE_PREFIX,
+      concurrency: env.CONCURRENCY,
+      lockDuration: env.LOCK_DURATION_MS,
+      stalledInterval: env.STALLED_INTERVAL_MS,
+    },
   );
   const maintenance = createTypedWorker(
     QUEUES.maintenance,

@@ -69,7 +69,7 @@ describe.each(CASES)(
         conversionCSV: createReadStream(ascFixture(sample.conversion)),
         redownloadsCSV: createReadStream(ascFixture(sample.redownloads)),
       });
-      const report = buildKpiReport(merged.rows, { start, end });
+      const report = buildKpiReport(merged.toRowObjects(), { start, end });
       expect(() => ZKpiReport.parse(report)).not.toThrow();
 
       const days = Math.round((Date.parse(end) - Date.parse(start)) / 86_400_000) + 1;
@@ -157,7 +157,7 @@ describe('spikes in the Habit Tracker Pro sample (fixtures/SOURCES.md: spike on 
       conversionCSV: createReadStream(ascFixture(sample.conversion)),
       redownloadsCSV: createReadStream(ascFixture(sample.redownloads)),
     });
-    return buildKpiReport(merged.rows, { start, end }).sources[0]!;
+    return buildKpiReport(merged.toRowObjects(), { start, end }).sources[0]!;
   }
 
   it('over the whole span keeps the zero day (a 100% drop), not the smaller spike', async () => {

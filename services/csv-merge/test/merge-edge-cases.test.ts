@@ -45,9 +45,9 @@ describe('constructed exports (test/fixtures)', () => {
       'App Store Search Total Downloads',
       'Total Downloads',
     ]);
-    expect(parsed.rows).toHaveLength(10);
+    expect(parsed.toRows()).toHaveLength(10);
     // 5/3/25: first-time 1,230, impressions 20,300, total 1,293, all-source total 1,493.
-    expect(parsed.rows[2]).toEqual({
+    expect(parsed.toRows()[2]).toEqual({
       date: '5/3/25',
       day: '2025-05-03',
       cells: ['5/3/25', 1230, 20300, 1293, 1493],
@@ -67,16 +67,16 @@ describe('constructed exports (test/fixtures)', () => {
       'Territory',
     ]);
     // Union of dates: the redownloads file has one more day, 5/11/25.
-    expect(merged.rows).toHaveLength(11);
+    expect(merged.toRowObjects()).toHaveLength(11);
     expect(merged.dateSpan).toEqual({ start: '2025-05-01', end: '2025-05-11' });
-    expect(merged.rows[10]).toMatchObject({
+    expect(merged.toRowObjects()[10]).toMatchObject({
       Date: '5/11/25',
       'App Store Search First-Time Downloads': null,
       'App Store Search Re-Downloads': 71,
       'Total Re-Downloads': 211,
       Territory: 'Japan',
     });
-    expect(merged.rows[0]).toMatchObject({
+    expect(merged.toRowObjects()[0]).toMatchObject({
       'App Store Search First-Time Downloads': 1210,
       'App Store Search Re-Downloads': 61,
     });
@@ -94,7 +94,7 @@ describe('constructed exports (test/fixtures)', () => {
       view: 'Conversion Rate',
     });
     expect(parsed.headerLine).toBe(7);
-    expect(parsed.rows.map((r) => r.day)).toEqual(
+    expect(parsed.toRows().map((r) => r.day)).toEqual(
       Array.from({ length: 9 }, (_, i) => `2025-04-0${i + 1}`),
     );
   });
@@ -111,7 +111,7 @@ describe('constructed exports (test/fixtures)', () => {
       view: null,
     });
     // "5.12%" on 1/1/25 (41 / 801 = 5.1186%, written with two decimals).
-    expect(parsed.rows[0]!.cells).toEqual(['1/1/25', 41, 801, 5.12]);
+    expect(parsed.toRows()[0]!.cells).toEqual(['1/1/25', 41, 801, 5.12]);
   });
 
   it('reads ISO dates, skips the summary row and footer, drops the empty trailing column', async () => {
@@ -129,9 +129,9 @@ describe('constructed exports (test/fixtures)', () => {
       'Web Referrer Total Downloads',
       'Territory',
     ]);
-    expect(parsed.rows).toHaveLength(7);
+    expect(parsed.toRows()).toHaveLength(7);
     expect(parsed.skippedRows).toBe(2);
-    expect(parsed.rows[6]).toEqual({
+    expect(parsed.toRows()[6]).toEqual({
       date: '2025-05-07',
       day: '2025-05-07',
       cells: ['2025-05-07', 27, 407, 32, 'Brazil'],
@@ -155,7 +155,7 @@ describe('constructed exports (test/fixtures)', () => {
       'Web Referrer Redownloads',
       'Total Redownloads',
     ]);
-    expect(merged.rows.map((r) => r.Date)).toEqual([
+    expect(merged.toRowObjects().map((r) => r.Date)).toEqual([
       '2025-05-01',
       '2025-05-02',
       '2025-05-03',
@@ -165,11 +165,11 @@ describe('constructed exports (test/fixtures)', () => {
       '2025-05-07',
       '5/8/25',
     ]);
-    expect(merged.rows[2]).toMatchObject({
+    expect(merged.toRowObjects()[2]).toMatchObject({
       'Web Referrer Redownloads': null,
       'Total Redownloads': 12,
     });
-    expect(merged.rows[7]).toMatchObject({
+    expect(merged.toRowObjects()[7]).toMatchObject({
       'Web Referrer First-Time Downloads': null,
       Territory: null,
       'Web Referrer Redownloads': 13,

@@ -18,7 +18,7 @@ describe.each(SAMPLE_EXPORTS)('sample exports $appName / $territory', (sample) =
     });
     expect(merged.appName).toBe(sample.appName);
     expect(merged.territory).toBe(sample.territory);
-    expect(merged.rows).toHaveLength(sample.days);
+    expect(merged.toRowObjects()).toHaveLength(sample.days);
     expect(merged.headers).toEqual([
       ...conv.headers,
       ...redl.headers.filter((h) => h !== 'Date'),
@@ -29,7 +29,7 @@ describe.each(SAMPLE_EXPORTS)('sample exports $appName / $territory', (sample) =
 
     const data = toMergedData(merged, 'dl-1');
     expect(ZMergedData.parse(data)).toEqual(data);
-    expect(data.preview).toEqual(merged.rows.slice(0, 10));
+    expect(data.preview).toEqual(merged.toRowObjects().slice(0, 10));
     expect(data.totalRows).toBe(sample.days);
   });
 
@@ -39,8 +39,8 @@ describe.each(SAMPLE_EXPORTS)('sample exports $appName / $territory', (sample) =
       redownloadsCSV: createReadStream(redownloadsPath),
     });
     // Both files list the same days in the same (ascending) order.
-    expect(merged.rows.map((r) => r.Date)).toEqual(conv.rows.map((r) => r.Date));
-    merged.rows.forEach((row, i) => {
+    expect(merged.toRowObjects().map((r) => r.Date)).toEqual(conv.rows.map((r) => r.Date));
+    merged.toRowObjects().forEach((row, i) => {
       for (const source of [conv.rows[i]!, redl.rows[i]!]) {
         for (const [header, text] of Object.entries(source)) {
           if (header === 'Date') continue;
@@ -56,10 +56,10 @@ describe.each(SAMPLE_EXPORTS)('sample exports $appName / $territory', (sample) =
       redownloadsCSV: createReadStream(redownloadsPath),
     });
     expect(merged.headers).toEqual([...redl.headers, 'Territory']);
-    expect(merged.rows).toHaveLength(sample.days);
+    expect(merged.toRowObjects()).toHaveLength(sample.days);
     expect(merged.appName).toBe(sample.appName);
     expect(merged.territory).toBe(sample.territory);
-    expect(merged.rows[0]!['Total Redownloads']).toBe(
+    expect(merged.toRowObjects()[0]!['Total Redownloads']).toBe(
       rawNumber(redl.rows[0]!['Total Redownloads']!),
     );
   });
@@ -73,9 +73,9 @@ describe.each(SAMPLE_EXPORTS)('sample exports $appName / $territory', (sample) =
     const parsed: string[][] = parse(csv);
     const [header, ...records] = parsed;
     expect(header).toEqual(merged.headers);
-    expect(records).toHaveLength(merged.rows.length);
+    expect(records).toHaveLength(merged.toRowObjects().length);
     records.forEach((record, i) => {
-      const row = merged.rows[i]!;
+      const row = merged.toRowObjects()[i]!;
       merged.headers.forEach((h, j) => {
         const value = row[h];
         expect(record[j]).toBe(value === null || value === undefined ? '' : String(value));
@@ -97,13 +97,13 @@ describe('Habit Tracker Pro quirks (fixtures/SOURCES.md)', () => {
       ['utf-8', 6, 'Conversion Rate', 'Jun 1, 2025 - Aug 31, 2025'],
       ['utf-8', 6, 'Redownloads', 'Jun 1, 2025 - Aug 31, 2025'],
     ]);
-    const day61 = merged.rows[60]!;
+    const day61 = merged.toRowObjects()[60]!;
     expect(day61.Date).toBe('7/31/25');
     expect(day61['Web Referrer First-Time Downloads']).toBeNull();
     expect(day61['Web Referrer Redownloads']).toBeNull();
     expect(day61['App Store Search Impressions (Unique Devices)']).toBe(10576);
     expect(day61['Total Impressions']).toBe(31226);
-    const day56 = merged.rows[55]!;
+    const day56 = merged.toRowObjects()[55]!;
     expect(day56.Date).toBe('7/26/25');
     expect(day56['Total Impressions']).toBe(0);
   });

@@ -5,10 +5,19 @@ import { sql } from 'kysely';
 import { Queue, QueueEvents } from 'bullmq';
 import { pino } from 'pino';
 import { ZMergedData } from '@aso/contracts';
-import { deleteExpiredAnalytics, insertUpload, storeDataset, type Db } from '@aso/db';
+import { text } from 'node:stream/consumers';
+import {
+  deleteExpiredAnalytics,
+  findLiveDatasetCsv,
+  findLiveDatasetRows,
+  insertUpload,
+  storeDataset,
+  type Db,
+} from '@aso/db';
 import { JOBS, QUEUES, type TMergeJob, type WorkerService } from '@aso/queue';
 import { it as integrationIt } from '@aso/testkit/vitest';
 import { parseWorkerEnv } from '../src/env';
+import { mergeKeyOf } from '../src/merge.handler';
 import { parseAndMergeExports, toMergedData, writeProcessedCsv } from '../src/merge/index';
 import { CLEANUP_EVERY_MS, startCsvMerge } from '../src/service';
 import { ascFixture, constructedFixture, SAMPLE_EXPORTS } from './fixture-paths.helper';
@@ -155,16 +164,31 @@ describe('merge job', () => {
       app_name: habit.appName,
       territory: habit.territory,
       headers: direct.headers,
-      rows: direct.rows,
-      processed_csv: writeProcessedCsv(direct),
       total_rows: habit.days,
       date_start: habit.start,
       date_end: habit.end,
+      merge_key: mergeKeyOf({ conversionUploadId, redownloadsUploadId }),
     });
     expect(row.expires_at.getTime() - row.created_at.getTime()).toBeCloseTo(
       TTL_DAYS * 86_400_000,
       -4,
     );
+    // The rows (in chunks) read back as merged; the download renders the processed CSV.
+    expect(await findLiveDatasetRows(db, row.id, userId)).toEqual({
+      id: row.id,
+      headers: direct.headers,
+      rows: direct.toRowObjects(),
+    });
+    const download = await findLiveDatasetCsv(db, row.id, userId);
+    expect(await text(download!.csv)).toBe(writeProcessedCsv(direct));
+    const chunks = await db
+      .selectFrom('dataset_chunks')
+      .select(['seq', 'row_count', 'first_day', 'last_day'])
+      .where('dataset_id', '=', row.id)
+      .execute();
+    expect(chunks).toEqual([
+      { seq: 0, row_count: habit.days, first_day: habit.start, last_day: habit.end },
+    ]);
     const linked = await db
       .selectFrom('uploads')
       .select('id')
@@ -172,6 +196,56 @@ describe('merge job', () => {
       .orderBy('field')
       .execute();
     expect(linked.map((u) => u.id)).toEqual([conversionUploadId, redownloadsUploadId]);
+  });
+
+  it('stores one dataset per upload pair: a run again, or two at once, answer with it', async ({
+    worker,
+    database,
+  }) => {
+    const db = database.db;
+    const userId = await createUser(db, 'rerun@example.com');
+    const upload = async (field: 'conversionCSV' | 'redownloadsCSV', file: string) =>
+      insertUpload(db, {
+        userId,
+        field,
+        filename: `${field}.csv`,
+        content: readFileSync(ascFixture(file)),
+        ttlDays: 30,
+      });
+    const data = {
+      userId,
+      conversionUploadId: await upload('conversionCSV', habit.conversion),
+      redownloadsUploadId: await upload('redownloadsCSV', habit.redownloads),
+    };
+    // BullMQ runs a stalled job again with the same data; here: another job for the uploads.
+    const first = await worker.merge(data);
+    const again = await worker.merge(data);
+    expect(first.failedReason).toBeNull();
+    expect(ZMergedData.parse(again.value)).toEqual(ZMergedData.parse(first.value));
+
+    // Two runs at once (the worker's concurrency is 2): the second waits for the first's
+    // transaction and answers with its dataset.
+    const other = {
+      userId,
+      conversionUploadId: await upload('conversionCSV', habit.conversion),
+      redownloadsUploadId: null,
+    };
+    const [a, b] = await Promise.all([worker.merge(other), worker.merge(other)]);
+    expect(ZMergedData.parse(a.value).downloadId).toBe(ZMergedData.parse(b.value).downloadId);
+    expect(ZMergedData.parse(a.value).totalRows).toBe(habit.days);
+
+    const datasets = await db
+      .selectFrom('datasets')
+      .select(['id', 'merge_key'])
+      .where('user_id', '=', userId)
+      .orderBy('merge_key')
+      .execute();
+    expect(datasets).toEqual(
+      [
+        { id: ZMergedData.parse(a.value).downloadId, merge_key: mergeKeyOf(other) },
+        { id: ZMergedData.parse(first.value).downloadId, merge_key: mergeKeyOf(data) },
+      ].sort((x, y) => x.merge_key.localeCompare(y.merge_key)),
+    );
   });
 
   it('reads a UTF-16LE upload byte for byte', async ({ worker, database }) => {
@@ -321,8 +395,7 @@ describe('cleanup-expired job', () => {
           appName: null,
           territory: null,
           headers: ['Date'],
-          rows: [{ Date: '1/1/25' }],
-          processedCsv: 'Date\n1/1/25\n',
+          chunks: [{ rows: [['1/1/25']], firstDay: '2025-01-01', lastDay: '2025-01-01' }],
           dateSpan: { start: '2025-01-01', end: '2025-01-01' },
           ttlDays,
           uploadIds: ids,
@@ -401,8 +474,7 @@ describe('cleanup-expired job', () => {
         appName: null,
         territory: null,
         headers: [],
-        rows: [],
-        processedCsv: '',
+        chunks: [],
         dateSpan: null,
         ttlDays: 0,
         uploadIds: [

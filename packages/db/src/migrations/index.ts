@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_initial';
+import * as m0002 from './0002_dataset_chunks';
 
 /**
  * Every migration, in order. Statically imported (not read from a folder at run time) so the
@@ -7,6 +8,7 @@ import * as m0001 from './0001_initial';
  */
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_dataset_chunks': m0002,
 };
 
 /** Kysely `MigrationProvider` over {@link migrations}. */

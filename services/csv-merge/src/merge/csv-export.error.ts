@@ -2,7 +2,7 @@ import type { TUploadField } from '@aso/contracts';
 
 /** Why an export was rejected. */
 export type TCsvExportErrorReason =
-  'empty' | 'binary' | 'no_header' | 'no_rows' | 'malformed' | 'read_failed';
+  'empty' | 'binary' | 'no_header' | 'no_rows' | 'too_many_rows' | 'malformed' | 'read_failed';
 
 /**
  * An App Store Connect export that cannot be used (issue 6 points 1 and 2). The message starts

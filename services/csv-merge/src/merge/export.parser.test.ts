@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CsvExportError } from './csv-export.error';
-import { decimalCommaToPoint, isHeaderRow, MAX_RECORD_BYTES, parseExport } from './export.parser';
+import { decimalCommaToPoint } from './cell-value.reader';
+import { isHeaderRow, MAX_EXPORT_ROWS, MAX_RECORD_BYTES, parseExport } from './export.parser';
 
 function parseText(text: string | Buffer) {
   return parseExport(
@@ -25,7 +26,7 @@ describe('parseExport', () => {
   it('reads CR-only line ends', async () => {
     const p = await parseText('"Name","X"\r"Date","A","B"\r7/1/25,1,2\r7/2/25,3,4\r');
     expect(p.preamble.appName).toBe('X');
-    expect(p.rows.map((r) => r.cells)).toEqual([
+    expect(p.toRows().map((r) => r.cells)).toEqual([
       ['7/1/25', 1, 2],
       ['7/2/25', 3, 4],
     ]);
@@ -34,18 +35,18 @@ describe('parseExport', () => {
   it('reads semicolon files with decimal commas', async () => {
     const p = await parseText('"Date";"A";"B";"C"\n7/1/25;"1,5";"1.234";"2.345,5%"\n');
     expect(p.delimiter).toBe(';');
-    expect(p.rows[0]!.cells).toEqual(['7/1/25', 1.5, 1234, 2345.5]);
+    expect(p.toRows()[0]!.cells).toEqual(['7/1/25', 1.5, 1234, 2345.5]);
   });
 
   it('names empty and repeated headers, keeping filled unnamed columns', async () => {
     const p = await parseText('Date,A,,A,\n7/1/25,1,9,2,\n');
     expect(p.headers).toEqual(['Date', 'A', 'Column 3', 'A (2)']);
-    expect(p.rows[0]!.cells).toEqual(['7/1/25', 1, 9, 2]);
+    expect(p.toRows()[0]!.cells).toEqual(['7/1/25', 1, 9, 2]);
   });
 
   it('fills short rows with null and skips repeated headers and empty dates', async () => {
     const p = await parseText('Date,A,B\n7/1/25,1\nDate,A,B\n,5,6\n7/2/25,-,x\n');
-    expect(p.rows.map((r) => r.cells)).toEqual([
+    expect(p.toRows().map((r) => r.cells)).toEqual([
       ['7/1/25', 1, null],
       ['7/2/25', null, 'x'],
     ]);
@@ -55,7 +56,7 @@ describe('parseExport', () => {
   it('finds the date column wherever it is', async () => {
     const p = await parseText('Source,Date,Downloads\nSearch,2025-07-01,5\n');
     expect(p.dateIndex).toBe(1);
-    expect(p.rows[0]).toEqual({
+    expect(p.toRows()[0]).toEqual({
       date: '2025-07-01',
       day: '2025-07-01',
       cells: ['Search', '2025-07-01', 5],
@@ -69,6 +70,98 @@ describe('parseExport', () => {
     expect((error as CsvExportError).message).toBe(
       `conversionCSV: no header row with a Date column found in the first 20 lines (a line is longer than ${MAX_RECORD_BYTES} bytes)`,
     );
+  });
+});
+
+describe('parseExport on large and unusual files (issue 10)', () => {
+  /** A constructed export of `days` rows (quoted preamble, CRLF, quoted thousands). */
+  function constructed(days: number, preamble = '"Name","Big App"\r\n"Territory","Chile"\r\n\r\n') {
+    const lines = [preamble + '"Date","Downloads","Impressions","Note"'];
+    for (let i = 0; i < days; i++) {
+      const date = new Date(Date.UTC(2000, 0, 1 + i));
+      const text = `${date.getUTCMonth() + 1}/${date.getUTCDate()}/${date.getUTCFullYear()}`;
+      lines.push(
+        `${text},${i % 97},"${Math.floor(i / 10)},${String(i % 1000).padStart(3, '0')}",${i % 500 === 0 ? 'spike' : ''}`,
+      );
+    }
+    return `${lines.join('\r\n')}\r\n`;
+  }
+
+  it('reads every row of a file of many pieces, numbers and notes included', async () => {
+    const text = constructed(30_000);
+    const pieces: Buffer[] = [];
+    const bytes = Buffer.from(text, 'utf8');
+    for (let at = 0; at < bytes.length; at += 4093) pieces.push(bytes.subarray(at, at + 4093));
+    const p = await parseExport(Readable.from(pieces), 'conversionCSV');
+    expect(p.preamble).toMatchObject({ appName: 'Big App', territory: 'Chile' });
+    expect(p.headers).toEqual(['Date', 'Downloads', 'Impressions', 'Note']);
+    expect(p.rowCount).toBe(30_000);
+    expect([p.date(0), p.cell(0, 1), p.cell(0, 2), p.cell(0, 3)]).toEqual([
+      '1/1/2000',
+      0,
+      0,
+      'spike',
+    ]);
+    expect([p.date(29_999), p.cell(29_999, 1), p.cell(29_999, 2), p.cell(29_999, 3)]).toEqual([
+      '2/18/2082',
+      29_999 % 97,
+      2_999_999,
+      null,
+    ]);
+  });
+
+  it('reads the same rows when the preamble sends the file to csv-parse', async () => {
+    // A quoted line break in the preamble: the fast reader leaves the whole file to csv-parse.
+    const odd = constructed(3_000, '"Name","Big\r\nApp"\r\n"Territory","Chile"\r\n');
+    const plain = constructed(3_000);
+    const a = await parseText(odd);
+    const b = await parseText(plain);
+    expect(a.preamble.appName).toBe('Big App');
+    expect(a.toRows()).toEqual(b.toRows());
+  });
+
+  it('hands the rest of the file to csv-parse at an unusual row, keeping its rows', async () => {
+    const p = await parseText('Date,A,B\n7/1/25,1,2\n7/2/25,x"y,3\n7/3/25,"4"5,6\n7/4/25,7,8\n');
+    expect(p.toRows().map((r) => r.cells)).toEqual([
+      ['7/1/25', 1, 2],
+      ['7/2/25', 'x"y', 3],
+      ['7/3/25', '"4"5', 6],
+      ['7/4/25', 7, 8],
+    ]);
+  });
+
+  it('refuses a file above the row limit, naming it', async () => {
+    const error = await parseExport(
+      Readable.from([Buffer.from(constructed(101))]),
+      'redownloadsCSV',
+      { maxRows: 100 },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CsvExportError);
+    expect((error as CsvExportError).reason).toBe('too_many_rows');
+    expect((error as CsvExportError).message).toBe(
+      'redownloadsCSV: the file has more than 100 data rows, the most one export may have; export a shorter date range',
+    );
+    const fits = await parseExport(
+      Readable.from([Buffer.from(constructed(100))]),
+      'redownloadsCSV',
+      {
+        maxRows: 100,
+      },
+    );
+    expect(fits.rowCount).toBe(100);
+    expect(MAX_EXPORT_ROWS).toBe(1_000_000);
+  });
+
+  it('pauses as it goes (every 1,024 rows at most)', async () => {
+    let pauses = 0;
+    const p = await parseExport(Readable.from([Buffer.from(constructed(5_000))]), 'conversionCSV', {
+      pauseEveryMs: 0,
+      pause: async () => {
+        pauses++;
+      },
+    });
+    expect(p.rowCount).toBe(5_000);
+    expect(pauses).toBe(Math.floor(5_000 / 1024));
   });
 });
 

@@ -1,8 +1,11 @@
 import { Readable, pipeline } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
-import { parseCellValue, parseDate } from '@aso/analytics';
+import { parse as parseSync } from 'csv-parse/sync';
 import type { TChartCell, TUploadField } from '@aso/contracts';
+import { CellTable } from './cell.table';
+import { createCellReader } from './cell-value.reader';
 import { CsvExportError } from './csv-export.error';
+import { ExportDates, isoFromDayNumber, NO_DAY } from './export-day.parser';
 import { parsePreamble, type TPreamble } from './preamble.parser';
 import {
   HEADER_SEARCH_LINES,
@@ -18,23 +21,23 @@ import {
  */
 export const MAX_RECORD_BYTES = 64 * 1024;
 
+/**
+ * Most data rows read from one export (issue 10), a protection against files that are not
+ * daily exports (a 20 MB export of daily rows has about 600,000; a million days is 2,700
+ * years). Above it the file is refused with a message naming the limit.
+ */
+export const MAX_EXPORT_ROWS = 1_000_000;
+
+/** How long parsing runs before it lets the event loop turn (ms): see `TParseOptions.pause`. */
+export const PAUSE_EVERY_MS = 50;
+
 /** Date cells of summary rows that some exports append ('Total', 'Totals', 'Grand Total', 'Sum'). */
 const SUMMARY_ROW = /^(?:grand\s+)?(?:total|totals|sum)$/i;
 
-/**
- * Semicolon-delimited files come from spreadsheets in locales that write decimal commas
- * ('1.234,5'); their numbers are rewritten to '1234.5' before reading. Other text is kept.
- */
-export function decimalCommaToPoint(raw: string): string {
-  const text = raw.trim();
-  if (/^[+-]?\d{1,3}(?:\.\d{3})+(?:,\d+)?\s*%?$/.test(text)) {
-    return text.replace(/\./g, '').replace(',', '.');
-  }
-  if (/^[+-]?\d+,\d+\s*%?$/.test(text)) return text.replace(',', '.');
-  return raw;
-}
+/** Text read before looking for the header row: enough for its 20 lines (characters). */
+const HEAD_MAX_CHARS = (HEADER_SEARCH_LINES + 1) * MAX_RECORD_BYTES;
 
-/** One data row of an export. */
+/** One data row of an export, as an object (see {@link ParsedExport.toRows}). */
 export interface TExportRow {
   /** The date cell as written, trimmed (e.g. '7/20/25'). */
   date: string;
@@ -44,22 +47,83 @@ export interface TExportRow {
   cells: TChartCell[];
 }
 
-/** A parsed App Store Connect export. */
-export interface TParsedExport {
-  field: TUploadField;
-  /** Column names, cleaned and unique; includes the date column. */
-  headers: string[];
-  /** Index of the date column in `headers`. */
-  dateIndex: number;
-  rows: TExportRow[];
-  preamble: TPreamble;
-  /** 1-based line number of the header row. */
-  headerLine: number;
-  encoding: TExportEncoding;
-  delimiter: TExportDelimiter;
-  /** Rows dropped: no date, a repeated header, or a footer line without numbers. */
-  skippedRows: number;
+/** Options of {@link parseExport}. */
+export interface TParseOptions {
+  /**
+   * Awaited about every {@link PAUSE_EVERY_MS} of parsing, so a long parse never holds the
+   * event loop (BullMQ's lock renewal runs on timers). Default: one turn of the event loop.
+   */
+  pause?: () => Promise<void>;
+  /** Most data rows accepted (default {@link MAX_EXPORT_ROWS}). */
+  maxRows?: number;
+  /** Parsing time between pauses (ms, default {@link PAUSE_EVERY_MS}; checked every 1,024 rows). */
+  pauseEveryMs?: number;
 }
+
+/** One turn of the event loop (timers and I/O run). */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A parsed App Store Connect export. The rows are held compactly (a {@link CellTable}, the
+ * date texts and day numbers), never as an object per row; read them by index.
+ */
+export class ParsedExport {
+  constructor(
+    /** The multipart field of the file. */
+    readonly field: TUploadField,
+    /** Column names, cleaned and unique; includes the date column. */
+    readonly headers: string[],
+    /** Index of the date column in `headers`. */
+    readonly dateIndex: number,
+    readonly preamble: TPreamble,
+    /** 1-based line number of the header row. */
+    readonly headerLine: number,
+    readonly encoding: TExportEncoding,
+    readonly delimiter: TExportDelimiter,
+    /** Rows dropped: no date, a repeated header, or a footer line without numbers. */
+    readonly skippedRows: number,
+    private readonly table: CellTable,
+    /** Column of the table of each header. */
+    private readonly columns: readonly number[],
+    private readonly dates: ExportDates,
+  ) {}
+
+  /** Number of data rows. */
+  get rowCount(): number {
+    return this.dates.length;
+  }
+
+  /** The date cell of row `row` as written, trimmed. */
+  date(row: number): string {
+    return this.dates.text(row);
+  }
+
+  /** Day number (days since 1970-01-01) of row `row`'s date, or `NO_DAY` when it does not parse. */
+  dayNumber(row: number): number {
+    return this.dates.dayNumber(row);
+  }
+
+  /** Cell `col` (an index of `headers`) of row `row`; the date column gives the date text. */
+  cell(row: number, col: number): TChartCell {
+    if (col === this.dateIndex) return this.dates.text(row);
+    return this.table.get(row, this.columns[col]!);
+  }
+
+  /** Every row as an object (allocates one per row: for tests and small files). */
+  toRows(): TExportRow[] {
+    return Array.from({ length: this.rowCount }, (_, row) => {
+      const day = this.dayNumber(row);
+      return {
+        date: this.date(row),
+        day: day === NO_DAY ? null : isoFromDayNumber(day),
+        cells: this.headers.map((_, col) => this.cell(row, col)),
+      };
+    });
+  }
+}
+
+/** A parsed export (see {@link ParsedExport}). */
+export type TParsedExport = ParsedExport;
 
 function cleanHeader(cell: string): string {
   return cell.replace(/^[\s\ufeff\u200b]+|[\s\u200b]+$/g, '').replace(/\s+/g, ' ');
@@ -87,9 +151,137 @@ function uniqueHeaders(cells: readonly string[]): { headers: string[]; unnamed: 
   return { headers, unnamed };
 }
 
+function csvFailure(field: TUploadField, error: CsvError, headerFound: boolean): CsvExportError {
+  const why =
+    error.code === 'CSV_MAX_RECORD_SIZE'
+      ? `a line is longer than ${MAX_RECORD_BYTES} bytes`
+      : `the CSV could not be read: ${error.message}`;
+  const detail = headerFound
+    ? `${why}; expected one CSV record per day below the header row`
+    : `no header row with a Date column found in the first ${HEADER_SEARCH_LINES} lines (${why})`;
+  return new CsvExportError(field, headerFound ? 'malformed' : 'no_header', detail, {
+    cause: error,
+  });
+}
+
+/** Number of line ends (CRLF, LF or CR) in `text`. */
+function countLineEnds(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10) count++;
+    else if (code === 13 && text.charCodeAt(i + 1) !== 10) count++;
+  }
+  return count;
+}
+
+interface THeaderFound {
+  preambleRows: string[][];
+  headerCells: string[];
+  headerLine: number;
+}
+
+/**
+ * Reads the first lines (up to the 20th) with a small csv-parse pass of its own and returns
+ * the preamble rows and the header row, or null when no header row is within them. The
+ * data pass then starts at the header line (`from_line`): the preamble's two-field lines
+ * never set the record length the data rows are checked against (issue 10: a CsvError built
+ * per data row).
+ */
+function findHeader(head: string, delimiter: TExportDelimiter, field: TUploadField) {
+  const records: { record: string[]; info: { lines: number } }[] = [];
+  try {
+    parseSync(head, {
+      delimiter,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      max_record_size: MAX_RECORD_BYTES,
+      to_line: HEADER_SEARCH_LINES,
+      on_record: (record: string[], info) => {
+        records.push({ record, info: { lines: info.lines } });
+        return null;
+      },
+    });
+  } catch (error) {
+    // An error below a header found already is the data pass's to report.
+    if (!records.some((r) => isHeaderRow(r.record))) {
+      if (error instanceof CsvError) throw csvFailure(field, error, false);
+      throw error;
+    }
+  }
+  const at = records.findIndex((r) => isHeaderRow(r.record));
+  if (at < 0 || records[at]!.info.lines > HEADER_SEARCH_LINES) return null;
+  return {
+    preambleRows: records.slice(0, at).map((r) => r.record),
+    headerCells: records[at]!.record,
+    headerLine: records[at]!.info.lines,
+  } satisfies THeaderFound;
+}
+
+function sameCells(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((cell, i) => cell === b[i]);
+}
+
+/** csv-parse options of the data rows (`relax_column_count`: rows may be short or long). */
+const DATA_CSV_OPTIONS = {
+  relax_column_count: true,
+  relax_quotes: true,
+  skip_empty_lines: true,
+  max_record_size: MAX_RECORD_BYTES,
+};
+
+/**
+ * The records below the header row, in batches of 1,024, by csv-parse over the text from the
+ * header line on (`from_line`), the header row left out: the preamble's two-field lines never
+ * set the record length csv-parse checks the data rows against (issue 10: a CsvError built
+ * per data row).
+ */
+async function* dataRecords(
+  head: readonly string[],
+  rest: AsyncGenerator<string, void, undefined> | null,
+  delimiter: TExportDelimiter,
+  found: THeaderFound,
+): AsyncGenerator<string[][], void, undefined> {
+  async function* replay(): AsyncGenerator<string, void, undefined> {
+    yield* head;
+    // Returning this generator (the parse stopped early) returns `rest`, which closes the upload.
+    if (rest) yield* rest;
+  }
+  const parser = parse({ ...DATA_CSV_OPTIONS, delimiter, from_line: found.headerLine });
+  pipeline(Readable.from(replay()), parser, () => {
+    // Errors reach the loop below through the parser; an early stop is not an error here.
+  });
+  let awaitingHeader = true;
+  let skipped = 0;
+  try {
+    let batch: string[][] = [];
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (awaitingHeader) {
+        // The first record is the header row found before (csv-parse counts the lines the
+        // same way in both passes).
+        if (sameCells(record, found.headerCells)) awaitingHeader = false;
+        else if (++skipped > HEADER_SEARCH_LINES) break;
+        continue;
+      }
+      batch.push(record);
+      if (batch.length >= 1024) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
+  } finally {
+    parser.destroy();
+  }
+  if (awaitingHeader) {
+    throw new Error(`the data pass did not find the header row of line ${found.headerLine}`);
+  }
+}
+
 /**
  * Stream-parses one App Store Connect export (issue 6 point 2) with csv-parse, never holding
- * the file as one string.
+ * the file as one string, into a compact {@link ParsedExport}.
  *
  * - Text: UTF-8 with or without BOM, UTF-16 with BOM, LF or CRLF; ',', tab or ';' delimited
  *   (see `openExportText`).
@@ -99,7 +291,7 @@ function uniqueHeaders(cells: readonly string[]): { headers: string[]; unnamed: 
  *   is exactly 'Date' (trimmed, case-insensitive; 'Date Range' is not one). That cell's column
  *   is the date column. Empty header cells are named 'Column N' and dropped when their column
  *   is empty throughout; repeated names get ' (2)', ' (3)'.
- * - Data: dates as written ('M/D/YY' or ISO, parsed to `day`); other cells via
+ * - Data: dates as written ('M/D/YY' or ISO, parsed to a day number); other cells via
  *   `parseCellValue`: numbers ('1,234' -> 1234, '12.5%' -> 12.5; in ';'-delimited files
  *   '1.234,5' -> 1234.5, see `decimalCommaToPoint`) as numbers, '-' or empty as
  *   null, other text kept. Rows with an empty date cell, repeated header rows, summary rows
@@ -111,120 +303,148 @@ function uniqueHeaders(cells: readonly string[]): { headers: string[]; unnamed: 
  * @param field - the upload field, named in every error message.
  * @throws CsvExportError naming the field and what was expected: 'empty', 'binary',
  *   'no_header' ('no header row with a Date column found in the first 20 lines'), 'no_rows',
- *   'malformed' (csv-parse could not read it), 'read_failed'.
+ *   'too_many_rows' (more than `maxRows` data rows), 'malformed' (csv-parse could not read
+ *   it), 'read_failed'.
  */
-export async function parseExport(input: Readable, field: TUploadField): Promise<TParsedExport> {
+export async function parseExport(
+  input: Readable,
+  field: TUploadField,
+  options: TParseOptions = {},
+): Promise<ParsedExport> {
+  const pause = options.pause ?? nextTurn;
+  const maxRows = options.maxRows ?? MAX_EXPORT_ROWS;
+  const pauseEveryMs = options.pauseEveryMs ?? PAUSE_EVERY_MS;
   const text = await openExportText(input, field);
-  const parser = parse({
-    delimiter: text.delimiter,
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    max_record_size: MAX_RECORD_BYTES,
-    info: true,
-  });
-  pipeline(Readable.from(text.chunks), parser, () => {
-    // Errors reach the loop below through the parser; an early stop is not an error here.
-  });
+  const chunks = text.chunks;
 
-  const preambleRows: string[][] = [];
-  let headers: string[] | null = null;
-  let unnamed = new Set<number>();
-  let dateIndex = -1;
-  let headerLine = 0;
-  const rows: TExportRow[] = [];
-  let skippedRows = 0;
-  const readCell =
-    text.delimiter === ';'
-      ? (raw: string) => parseCellValue(decimalCommaToPoint(raw))
-      : parseCellValue;
-
+  // The first lines, for the header search; replayed into the data pass below.
+  const head: string[] = [];
+  let headChars = 0;
+  let lineEnds = 0;
+  let ended = false;
   try {
-    for await (const item of parser as AsyncIterable<{
-      record: string[];
-      info: { lines: number };
-    }>) {
-      const { record, info } = item;
-      if (headers === null) {
-        if (isHeaderRow(record)) {
-          if (info.lines > HEADER_SEARCH_LINES) break;
-          ({ headers, unnamed } = uniqueHeaders(record));
-          dateIndex = record.findIndex(isDateHeaderCell);
-          headerLine = info.lines;
-          continue;
-        }
-        if (info.lines >= HEADER_SEARCH_LINES) break;
-        preambleRows.push(record);
-        continue;
+    while (lineEnds <= HEADER_SEARCH_LINES && headChars < HEAD_MAX_CHARS) {
+      const next = await chunks.next();
+      if (next.done) {
+        ended = true;
+        break;
       }
-      const date = (record[dateIndex] ?? '').trim();
-      if (date === '' || isDateHeaderCell(date) || SUMMARY_ROW.test(date)) {
-        skippedRows++;
-        continue;
-      }
-      const cells: TChartCell[] = headers.map((_, i) =>
-        i === dateIndex ? date : readCell(record[i] ?? ''),
-      );
-      const day = parseDate(date);
-      if (day === null && !cells.some((c) => typeof c === 'number')) {
-        skippedRows++;
-        continue;
-      }
-      rows.push({ date, day, cells });
+      head.push(next.value);
+      headChars += next.value.length;
+      lineEnds += countLineEnds(next.value);
     }
   } catch (error) {
-    if (error instanceof CsvExportError) throw error;
-    if (error instanceof CsvError) {
-      const why =
-        error.code === 'CSV_MAX_RECORD_SIZE'
-          ? `a line is longer than ${MAX_RECORD_BYTES} bytes`
-          : `the CSV could not be read: ${error.message}`;
-      const detail =
-        headers === null
-          ? `no header row with a Date column found in the first ${HEADER_SEARCH_LINES} lines (${why})`
-          : `${why}; expected one CSV record per day below the header row`;
-      throw new CsvExportError(field, headers === null ? 'no_header' : 'malformed', detail, {
-        cause: error,
-      });
-    }
+    await chunks.return();
     throw new CsvExportError(field, 'read_failed', 'the file could not be read', { cause: error });
-  } finally {
-    parser.destroy();
   }
-
-  if (headers === null) {
+  let found: THeaderFound | null;
+  try {
+    found = findHeader(head.join(''), text.delimiter, field);
+  } catch (error) {
+    await chunks.return();
+    throw error;
+  }
+  if (!found) {
+    await chunks.return();
     throw new CsvExportError(
       field,
       'no_header',
       `no header row with a Date column found in the first ${HEADER_SEARCH_LINES} lines`,
     );
   }
-  if (rows.length === 0) {
+
+  const { headers: allHeaders, unnamed } = uniqueHeaders(found.headerCells);
+  const width = found.headerCells.length;
+  const dateColumn = found.headerCells.findIndex(isDateHeaderCell);
+  const table = new CellTable(width);
+  const dates = new ExportDates();
+  /** Columns holding a value in a kept row (unnamed columns without any are dropped). */
+  const filled = new Uint8Array(width);
+  const textColumns: number[] = [];
+  const readCell = createCellReader(text.delimiter);
+  let skippedRows = 0;
+
+  const batches = dataRecords(head, ended ? null : chunks, text.delimiter, found);
+  let records = 0;
+  let lastPause = performance.now();
+  try {
+    for await (const batch of batches) {
+      for (const record of batch) {
+        if ((++records & 1023) === 0 && performance.now() - lastPause >= pauseEveryMs) {
+          await pause();
+          lastPause = performance.now();
+        }
+        const date = (record[dateColumn] ?? '').trim();
+        if (date === '') {
+          skippedRows++;
+          continue;
+        }
+        const day = dates.push(date);
+        // A repeated header or a summary row ('Total') has no date that parses.
+        if (day === NO_DAY && (isDateHeaderCell(date) || SUMMARY_ROW.test(date))) {
+          dates.pop();
+          skippedRows++;
+          continue;
+        }
+        if (dates.length > maxRows) {
+          throw new CsvExportError(
+            field,
+            'too_many_rows',
+            `the file has more than ${maxRows.toLocaleString('en-US')} data rows, the most one export may have; export a shorter date range`,
+          );
+        }
+        const row = table.addRow();
+        let hasNumber = false;
+        textColumns.length = 0;
+        const cells = Math.min(record.length, width);
+        for (let col = 0; col < cells; col++) {
+          if (col === dateColumn) continue;
+          const value = readCell(record[col]!);
+          if (value === null) continue;
+          if (typeof value === 'number') {
+            hasNumber = true;
+            filled[col] = 1;
+          } else textColumns.push(col);
+          table.set(row, col, value);
+        }
+        if (day === NO_DAY && !hasNumber) {
+          table.removeLastRow();
+          dates.pop();
+          skippedRows++;
+          continue;
+        }
+        for (const col of textColumns) filled[col] = 1;
+      }
+    }
+  } catch (error) {
+    if (error instanceof CsvExportError) throw error;
+    if (error instanceof CsvError) throw csvFailure(field, error, true);
+    throw new CsvExportError(field, 'read_failed', 'the file could not be read', { cause: error });
+  } finally {
+    await batches.return();
+  }
+
+  if (dates.length === 0) {
     throw new CsvExportError(
       field,
       'no_rows',
-      `no data rows with a date below the header row (line ${headerLine})`,
+      `no data rows with a date below the header row (line ${found.headerLine})`,
     );
   }
 
   // Trailing delimiters make unnamed, empty columns; they carry nothing.
-  const drop = new Set([...unnamed].filter((i) => rows.every((r) => r.cells[i] === null)));
-  if (drop.size > 0) {
-    const keep = headers.map((_, i) => i).filter((i) => !drop.has(i));
-    headers = keep.map((i) => headers![i]!);
-    for (const row of rows) row.cells = keep.map((i) => row.cells[i]!);
-    dateIndex = keep.indexOf(dateIndex);
-  }
-
-  return {
+  const columns = allHeaders.map((_, i) => i).filter((i) => !unnamed.has(i) || filled[i] === 1);
+  return new ParsedExport(
     field,
-    headers,
-    dateIndex,
-    rows,
-    preamble: parsePreamble(preambleRows),
-    headerLine,
-    encoding: text.encoding,
-    delimiter: text.delimiter,
+    columns.map((i) => allHeaders[i]!),
+    columns.indexOf(dateColumn),
+    parsePreamble(found.preambleRows),
+    found.headerLine,
+    text.encoding,
+    text.delimiter,
     skippedRows,
-  };
+    table,
+    columns,
+    dates,
+  );
 }

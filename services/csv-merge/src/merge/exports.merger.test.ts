@@ -38,7 +38,7 @@ describe('mergeExports (issue 6 point 3)', () => {
       'Only Here',
       'Territory',
     ]);
-    expect(merged.rows).toEqual([
+    expect(merged.toRowObjects()).toEqual([
       {
         Date: '7/1/25',
         'Search First-Time Downloads': 1,
@@ -81,7 +81,7 @@ describe('mergeExports (issue 6 point 3)', () => {
   it('keeps rows with unparseable dates that carry numbers, after the dated ones', async () => {
     const only = await parseText('Date,A,B\nweek 1,5,6\n7/1/25,1,2\n', 'conversionCSV');
     const merged = mergeExports({ conversion: only });
-    expect(merged.rows.map((r) => r.Date)).toEqual(['7/1/25', 'week 1']);
+    expect(merged.toRowObjects().map((r) => r.Date)).toEqual(['7/1/25', 'week 1']);
     expect(merged.territory).toBeNull();
     expect(merged.appName).toBeNull();
   });
@@ -94,11 +94,84 @@ describe('mergeExports (issue 6 point 3)', () => {
     const b = await parseText('Territory,Spain\nDate,C,D\n7/1/25,3,4\n', 'redownloadsCSV');
     const merged = mergeExports({ conversion: a, redownloads: b });
     expect(merged.territory).toBe('Italy');
-    expect(merged.rows).toEqual([{ Date: '7/1/25', A: 1, B: 2, C: 3, D: 4, Territory: 'Italy' }]);
+    expect(merged.toRowObjects()).toEqual([
+      { Date: '7/1/25', A: 1, B: 2, C: 3, D: 4, Territory: 'Italy' },
+    ]);
     expect(merged.warnings).toEqual([
       'conversionCSV: 1 rows repeat an earlier date; the first row of each date was kept',
       "the files disagree on the territory ('Italy' and 'Spain'); kept 'Italy'",
     ]);
+  });
+
+  it('orders files that are not in date order, keeping the first row of a repeated day', async () => {
+    const days = Array.from({ length: 3_000 }, (_, i) => (i * 7919) % 3_000);
+    const text = [
+      'Date,A,Z',
+      ...days.map(
+        (d, i) => `${new Date(Date.UTC(2020, 0, 1 + d)).toISOString().slice(0, 10)},${i},`,
+      ),
+      '2020-01-01,999999,',
+      'week 2,5,',
+      'Week 2,6,',
+      'week 1,7,',
+    ].join('\n');
+    const merged = mergeExports({ conversion: await parseText(text, 'conversionCSV') });
+    expect(merged.rowCount).toBe(3_002);
+    const rows = merged.toRowObjects();
+    expect(rows[0]).toEqual({ Date: '2020-01-01', A: 0, Z: null, Territory: null });
+    for (let i = 1; i < 3_000; i++) {
+      expect(String(rows[i]!.Date) > String(rows[i - 1]!.Date)).toBe(true);
+      expect(rows[i]!.A).toBe(days.indexOf(i));
+    }
+    expect(rows.slice(3_000).map((r) => [r.Date, r.A])).toEqual([
+      ['week 2', 5],
+      ['week 1', 7],
+    ]);
+    expect(merged.dateSpan).toEqual({
+      start: '2020-01-01',
+      end: new Date(Date.UTC(2020, 0, 3_000)).toISOString().slice(0, 10),
+    });
+    expect(merged.warnings).toEqual([
+      'conversionCSV: 2 rows repeat an earlier date; the first row of each date was kept',
+    ]);
+  });
+
+  it('gives the rows in chunks with the days they span', async () => {
+    const conversion = await parseText(
+      'Date,A,Z\n7/1/25,1,\n7/2/25,2,\n7/3/25,3,\nsoon,4,\n',
+      'conversionCSV',
+    );
+    const redownloads = await parseText('Date,B,Z\n7/4/25,40,\n7/2/25,20,\n', 'redownloadsCSV');
+    const merged = mergeExports({ conversion, redownloads });
+    const chunks = [];
+    let pauses = 0;
+    for await (const chunk of merged.chunks(2, async () => {
+      pauses++;
+    })) {
+      // The row arrays are reused for the next chunk: keep a copy.
+      chunks.push(structuredClone(chunk));
+    }
+    expect(pauses).toBe(3);
+    expect(chunks).toEqual([
+      {
+        rows: [
+          ['7/1/25', 1, null, null, null],
+          ['7/2/25', 2, null, 20, null],
+        ],
+        firstDay: '2025-07-01',
+        lastDay: '2025-07-02',
+      },
+      {
+        rows: [
+          ['7/3/25', 3, null, null, null],
+          ['7/4/25', null, null, 40, null],
+        ],
+        firstDay: '2025-07-03',
+        lastDay: '2025-07-04',
+      },
+      { rows: [['soon', 4, null, null, null]], firstDay: null, lastDay: null },
+    ]);
+    expect(merged.headers).toEqual(['Date', 'A', 'Z', 'B', 'Territory']);
   });
 
   it('needs at least one file', () => {

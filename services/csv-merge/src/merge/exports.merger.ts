@@ -1,5 +1,7 @@
 import type { TChartCell, TChartDataRow, TMergedData, TUploadField } from '@aso/contracts';
-import type { TParsedExport } from './export.parser';
+import type { TDatasetRowsChunk } from '@aso/db';
+import { isoFromDayNumber, NO_DAY } from './export-day.parser';
+import { MAX_EXPORT_ROWS, type ParsedExport } from './export.parser';
 import type { TExportDelimiter, TExportEncoding } from './text-decoder.stream';
 
 /** Name of the column the merge adds (issue 6 point 3). */
@@ -21,63 +23,89 @@ export interface TMergedFileInfo {
   view: string | null;
 }
 
-/** The merged dataset (issue 6 point 3). */
-export interface TMergedDataset {
-  /** Date column first, then the conversion file's columns, the redownloads file's new ones, 'Territory'. */
-  headers: string[];
-  /** One row per date, ascending; numbers as numbers, missing values as null. */
-  rows: TChartDataRow[];
-  dateColumn: string;
-  appName: string | null;
-  territory: string | null;
-  /** First and last parsed day; null when no date parses. */
-  dateSpan: { start: string; end: string } | null;
-  files: TMergedFileInfo[];
-  /** Things worth logging (conflicting preambles, duplicate dates). */
-  warnings: string[];
-}
-
 /** A column 'Redownloads'/'Re-Downloads' takes its values from the redownloads file. */
 export function isRedownloadsColumn(name: string): boolean {
   return /re-?downloads/i.test(name);
 }
 
+/** Day numbers are shifted by this to be positive in sort keys (year 1 is day -719,162). */
+const DAY_OFFSET = 720_000;
+/** Rows per day in a sort key: more than any export has rows (`MAX_EXPORT_ROWS`). */
+const ROW_SPAN = 2 ** 22;
+if (ROW_SPAN <= MAX_EXPORT_ROWS) throw new Error('ROW_SPAN must exceed MAX_EXPORT_ROWS');
+
 interface TSide {
-  file: TParsedExport;
-  /** Column index by lower-cased header. */
+  file: ParsedExport;
+  /** Column index by lower-cased header (the date column left out). */
   index: Map<string, number>;
-  /** Row by join key. */
-  byKey: Map<string, TParsedExport['rows'][number]>;
+  /** Rows with a parsed day, by ascending day; the first row of each day only. */
+  byDay: Int32Array;
+  /** Rows without a parsed day by lower-cased date text, first row of each, in file order. */
+  byText: Map<string, number>;
 }
 
-function joinKey(row: { date: string; day: string | null }): string {
-  return row.day ?? `text:${row.date.toLowerCase()}`;
+/** The rows of `file` with a parsed day, ordered by (day, row). */
+function rowsByDay(file: ParsedExport): Int32Array {
+  let count = 0;
+  let sorted = true;
+  let previous = -Infinity;
+  for (let row = 0; row < file.rowCount; row++) {
+    const day = file.dayNumber(row);
+    if (day === NO_DAY) continue;
+    count++;
+    if (day < previous) sorted = false;
+    previous = day;
+  }
+  const rows = new Int32Array(count);
+  let k = 0;
+  for (let row = 0; row < file.rowCount; row++) {
+    if (file.dayNumber(row) !== NO_DAY) rows[k++] = row;
+  }
+  if (!sorted) {
+    // One numeric sort of (day, row) keys: a stable order by day without a comparator.
+    const keys = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      keys[i] = (file.dayNumber(rows[i]!) + DAY_OFFSET) * ROW_SPAN + rows[i]!;
+    }
+    keys.sort();
+    for (let i = 0; i < count; i++) rows[i] = keys[i]! % ROW_SPAN;
+  }
+  return rows;
 }
 
-function side(file: TParsedExport, warnings: string[]): TSide {
+function side(file: ParsedExport, warnings: string[]): TSide {
   const index = new Map<string, number>();
   file.headers.forEach((h, i) => {
     if (i !== file.dateIndex) index.set(h.toLowerCase(), i);
   });
-  const byKey = new Map<string, TParsedExport['rows'][number]>();
+  const ordered = rowsByDay(file);
+  const byDay = new Int32Array(ordered.length);
+  let kept = 0;
   let duplicates = 0;
-  for (const row of file.rows) {
-    const key = joinKey(row);
-    if (byKey.has(key)) duplicates++;
-    else byKey.set(key, row);
+  for (let i = 0; i < ordered.length; i++) {
+    const row = ordered[i]!;
+    if (kept > 0 && file.dayNumber(byDay[kept - 1]!) === file.dayNumber(row)) duplicates++;
+    else byDay[kept++] = row;
+  }
+  const byText = new Map<string, number>();
+  for (let row = 0; row < file.rowCount; row++) {
+    if (file.dayNumber(row) !== NO_DAY) continue;
+    const key = file.date(row).toLowerCase();
+    if (byText.has(key)) duplicates++;
+    else byText.set(key, row);
   }
   if (duplicates > 0) {
     warnings.push(
       `${file.field}: ${duplicates} rows repeat an earlier date; the first row of each date was kept`,
     );
   }
-  return { file, index, byKey };
+  return { file, index, byDay: byDay.subarray(0, kept), byText };
 }
 
-function fileInfo(file: TParsedExport): TMergedFileInfo {
+function fileInfo(file: ParsedExport): TMergedFileInfo {
   return {
     field: file.field,
-    rows: file.rows.length,
+    rows: file.rowCount,
     skippedRows: file.skippedRows,
     headerLine: file.headerLine,
     encoding: file.encoding,
@@ -90,13 +118,17 @@ function fileInfo(file: TParsedExport): TMergedFileInfo {
 }
 
 /** The single distinct non-empty value of a 'Territory' data column, if there is exactly one. */
-function territoryFromData(file: TParsedExport): string | null {
-  const i = file.headers.findIndex((h) => h.toLowerCase() === 'territory');
-  if (i < 0) return null;
-  const values = new Set(
-    file.rows.map((r) => r.cells[i]).filter((v): v is string => typeof v === 'string' && v !== ''),
-  );
-  return values.size === 1 ? [...values][0]! : null;
+function territoryFromData(file: ParsedExport): string | null {
+  const col = file.headers.findIndex((h) => h.toLowerCase() === 'territory');
+  if (col < 0) return null;
+  let found: string | null = null;
+  for (let row = 0; row < file.rowCount; row++) {
+    const value = file.cell(row, col);
+    if (typeof value !== 'string' || value === '' || value === found) continue;
+    if (found !== null) return null;
+    found = value;
+  }
+  return found;
 }
 
 function pick(
@@ -109,6 +141,139 @@ function pick(
     warnings.push(`the files disagree on the ${what} ('${a}' and '${b}'); kept '${a}'`);
   return a || b || null;
 }
+
+/** Where the values of one merged column come from. */
+interface TColumnPlan {
+  convIndex: number;
+  redlIndex: number;
+  preferRedl: boolean;
+}
+
+/**
+ * The merged dataset (issue 6 point 3), held compactly (issue 10): each merged row is a pair
+ * of row indexes into the two parsed exports, and its cells are read from them when asked
+ * for ({@link rowCells}), so no object or array per row is kept.
+ */
+export class MergedDataset {
+  /** Number of merged rows (one per date). */
+  readonly rowCount: number;
+
+  constructor(
+    /** Date column first, then the conversion file's columns, the redownloads file's new ones, 'Territory'. */
+    readonly headers: string[],
+    readonly dateColumn: string,
+    readonly appName: string | null,
+    readonly territory: string | null,
+    /** First and last parsed day; null when no date parses. */
+    readonly dateSpan: { start: string; end: string } | null,
+    readonly files: TMergedFileInfo[],
+    /** Things worth logging (conflicting preambles, duplicate dates). */
+    readonly warnings: string[],
+    private readonly conv: ParsedExport | null,
+    private readonly redl: ParsedExport | null,
+    /** Row of the conversion file of each merged row, -1 when it has none. */
+    private readonly convRows: Int32Array,
+    /** Row of the redownloads file of each merged row, -1 when it has none. */
+    private readonly redlRows: Int32Array,
+    private readonly plan: readonly TColumnPlan[],
+    /** Whether the last header is the added 'Territory' column (holding `territory`). */
+    private readonly addTerritory: boolean,
+  ) {
+    this.rowCount = convRows.length;
+  }
+
+  /** Day number of merged row `row`, or `NO_DAY` for a row whose date does not parse. */
+  dayNumber(row: number): number {
+    const c = this.convRows[row]!;
+    return c >= 0 ? this.conv!.dayNumber(c) : this.redl!.dayNumber(this.redlRows[row]!);
+  }
+
+  /**
+   * The cells of merged row `row`, aligned with `headers` (written into `into` when given):
+   * numbers as numbers, missing values null. The date text is the conversion file's when it has the date. A column present in
+   * both files keeps the conversion file's value, except a Redownloads column, which keeps the
+   * redownloads file's; the other file fills values the preferred one lacks.
+   */
+  rowCells(row: number, into?: TChartCell[]): TChartCell[] {
+    const c = this.convRows[row]!;
+    const r = this.redlRows[row]!;
+    const conv = c >= 0 ? this.conv : null;
+    const redl = r >= 0 ? this.redl : null;
+    const cells = into ?? new Array<TChartCell>(this.headers.length);
+    cells[0] = conv ? conv.date(c) : redl!.date(r);
+    for (let k = 0; k < this.plan.length; k++) {
+      const col = this.plan[k]!;
+      const fromConv = conv && col.convIndex >= 0 ? conv.cell(c, col.convIndex) : null;
+      const fromRedl = redl && col.redlIndex >= 0 ? redl.cell(r, col.redlIndex) : null;
+      cells[k + 1] = col.preferRedl ? (fromRedl ?? fromConv) : (fromConv ?? fromRedl);
+    }
+    if (this.addTerritory) cells[this.headers.length - 1] = this.territory;
+    return cells;
+  }
+
+  /** Merged row `row` as an object keyed by header (the upload answer's preview). */
+  rowObject(row: number): TChartDataRow {
+    const cells = this.rowCells(row);
+    const out: TChartDataRow = {};
+    this.headers.forEach((h, i) => (out[h] = cells[i]!));
+    return out;
+  }
+
+  /** Every merged row as an object (allocates one per row: for tests and small datasets). */
+  toRowObjects(): TChartDataRow[] {
+    return Array.from({ length: this.rowCount }, (_, row) => this.rowObject(row));
+  }
+
+  /** Every merged row's cells, in order (see {@link rowCells}). */
+  *rowArrays(): Generator<TChartCell[], void, undefined> {
+    for (let row = 0; row < this.rowCount; row++) yield this.rowCells(row);
+  }
+
+  /**
+   * The rows in slices of `size` for `storeDataset` of @aso/db, each with the first and last
+   * parsed day among its rows; `beforeEach` is awaited before each slice is built (the merge
+   * worker yields to the event loop and keeps its job lock there).
+   *
+   * The row arrays are reused from one slice to the next (600,000 rows would otherwise be as
+   * many short-lived arrays, and the garbage collector's work grows the worker's memory): a
+   * consumer reads each slice before asking for the next one and keeps none of its arrays, as
+   * `storeDataset` does (it serializes each slice at once).
+   */
+  async *chunks(
+    size: number,
+    beforeEach?: () => Promise<void>,
+  ): AsyncGenerator<TDatasetRowsChunk, void, undefined> {
+    if (!Number.isInteger(size) || size < 1) throw new RangeError('size must be >= 1');
+    const pool: TChartCell[][] = [];
+    for (let start = 0; start < this.rowCount; start += size) {
+      await beforeEach?.();
+      const end = Math.min(this.rowCount, start + size);
+      const rows = pool.slice(0, end - start);
+      let first = Infinity;
+      let last = -Infinity;
+      for (let row = start; row < end; row++) {
+        const at = row - start;
+        if (at === pool.length) {
+          pool.push(new Array<TChartCell>(this.headers.length));
+          rows.push(pool[at]!);
+        }
+        this.rowCells(row, rows[at]);
+        const day = this.dayNumber(row);
+        if (day === NO_DAY) continue;
+        if (day < first) first = day;
+        if (day > last) last = day;
+      }
+      yield {
+        rows,
+        firstDay: first === Infinity ? null : isoFromDayNumber(first),
+        lastDay: last === -Infinity ? null : isoFromDayNumber(last),
+      };
+    }
+  }
+}
+
+/** The merged dataset (see {@link MergedDataset}). */
+export type TMergedDataset = MergedDataset;
 
 /**
  * Merges the conversion export and the redownloads export (issue 6 point 3); either may be
@@ -128,9 +293,9 @@ function pick(
  * @throws TypeError when neither file is given (callers check the upload first).
  */
 export function mergeExports(inputs: {
-  conversion?: TParsedExport | null;
-  redownloads?: TParsedExport | null;
-}): TMergedDataset {
+  conversion?: ParsedExport | null;
+  redownloads?: ParsedExport | null;
+}): MergedDataset {
   const warnings: string[] = [];
   const conv = inputs.conversion ? side(inputs.conversion, warnings) : null;
   const redl = inputs.redownloads ? side(inputs.redownloads, warnings) : null;
@@ -164,80 +329,85 @@ export function mergeExports(inputs: {
     (conv ? territoryFromData(conv.file) : null) ??
     (redl ? territoryFromData(redl.file) : null);
 
-  const keys: string[] = [];
-  const seenKeys = new Set<string>();
-  for (const s of [conv, redl]) {
-    if (!s) continue;
-    for (const key of s.byKey.keys()) {
-      if (!seenKeys.has(key)) {
-        seenKeys.add(key);
-        keys.push(key);
-      }
-    }
+  // Join: a merge of the two day-ordered row lists, then the rows without a parsed day.
+  const convDays = conv?.byDay ?? new Int32Array(0);
+  const redlDays = redl?.byDay ?? new Int32Array(0);
+  const convText = conv?.byText ?? new Map<string, number>();
+  const redlText = redl?.byText ?? new Map<string, number>();
+  const capacity = convDays.length + redlDays.length + convText.size + redlText.size;
+  const convRows = new Int32Array(capacity);
+  const redlRows = new Int32Array(capacity);
+  let n = 0;
+  let a = 0;
+  let b = 0;
+  while (a < convDays.length || b < redlDays.length) {
+    const dc = a < convDays.length ? conv!.file.dayNumber(convDays[a]!) : Infinity;
+    const dr = b < redlDays.length ? redl!.file.dayNumber(redlDays[b]!) : Infinity;
+    convRows[n] = dc <= dr ? convDays[a++]! : -1;
+    redlRows[n] = dr <= dc ? redlDays[b++]! : -1;
+    n++;
   }
-  const parsedKeys = keys.filter((k) => !k.startsWith('text:')).sort();
-  const textKeys = keys.filter((k) => k.startsWith('text:'));
+  const parsedRows = n;
+  for (const [key, row] of convText) {
+    convRows[n] = row;
+    redlRows[n] = redlText.get(key) ?? -1;
+    n++;
+  }
+  for (const [key, row] of redlText) {
+    if (convText.has(key)) continue;
+    convRows[n] = -1;
+    redlRows[n] = row;
+    n++;
+  }
 
-  // Resolve each column's source indexes once, not per row.
-  const plan = headers
-    .slice(1)
-    .filter((h) => !(addTerritory && h === TERRITORY_COLUMN))
-    .map((header) => {
-      const lower = header.toLowerCase();
-      const convIndex = conv?.index.get(lower);
-      const redlIndex = redl?.index.get(lower);
-      const preferRedl = isRedownloadsColumn(header);
-      return {
-        header,
-        first: preferRedl ? ('redl' as const) : ('conv' as const),
-        convIndex,
-        redlIndex,
-      };
-    });
-  const rows: TChartDataRow[] = [...parsedKeys, ...textKeys].map((key) => {
-    const c = conv?.byKey.get(key);
-    const r = redl?.byKey.get(key);
-    const row: TChartDataRow = { [dateColumn]: (c ?? r)!.date };
-    for (const col of plan) {
-      const fromConv = c ? cellOf(c.cells, col.convIndex) : undefined;
-      const fromRedl = r ? cellOf(r.cells, col.redlIndex) : undefined;
-      row[col.header] =
-        (col.first === 'redl' ? (fromRedl ?? fromConv) : (fromConv ?? fromRedl)) ?? null;
-    }
-    if (addTerritory) row[TERRITORY_COLUMN] = territory;
-    return row;
+  const plan = headers.slice(1, addTerritory ? -1 : undefined).map((header): TColumnPlan => {
+    const lower = header.toLowerCase();
+    return {
+      convIndex: conv?.index.get(lower) ?? -1,
+      redlIndex: redl?.index.get(lower) ?? -1,
+      preferRedl: isRedownloadsColumn(header),
+    };
   });
 
-  return {
+  const dayOfMerged = (row: number) =>
+    convRows[row]! >= 0
+      ? conv!.file.dayNumber(convRows[row]!)
+      : redl!.file.dayNumber(redlRows[row]!);
+  return new MergedDataset(
     headers,
-    rows,
     dateColumn,
     appName,
     territory,
-    dateSpan:
-      parsedKeys.length === 0
-        ? null
-        : { start: parsedKeys[0]!, end: parsedKeys[parsedKeys.length - 1]! },
-    files: [conv, redl].filter((s): s is TSide => s !== null).map((s) => fileInfo(s.file)),
+    parsedRows === 0
+      ? null
+      : {
+          start: isoFromDayNumber(dayOfMerged(0)),
+          end: isoFromDayNumber(dayOfMerged(parsedRows - 1)),
+        },
+    [conv, redl].filter((s): s is TSide => s !== null).map((s) => fileInfo(s.file)),
     warnings,
-  };
-}
-
-function cellOf(cells: readonly TChartCell[], index: number | undefined): TChartCell | undefined {
-  if (index === undefined) return undefined;
-  const value = cells[index];
-  return value === null ? undefined : value;
+    conv?.file ?? null,
+    redl?.file ?? null,
+    convRows.subarray(0, n),
+    redlRows.subarray(0, n),
+    plan,
+    addTerritory,
+  );
 }
 
 /**
  * The `mergedData` of the upload answer (spec section 3: Upload result): headers, the first
  * 10 rows, the row count, the dataset's download id, app name and territory.
  */
-export function toMergedData(merged: TMergedDataset, downloadId: string): TMergedData {
+export function toMergedData(merged: MergedDataset, downloadId: string): TMergedData {
+  const preview: TChartDataRow[] = [];
+  for (let row = 0; row < Math.min(PREVIEW_ROWS, merged.rowCount); row++) {
+    preview.push(merged.rowObject(row));
+  }
   return {
     headers: merged.headers,
-    preview: merged.rows.slice(0, PREVIEW_ROWS),
-    totalRows: merged.rows.length,
+    preview,
+    totalRows: merged.rowCount,
     downloadId,
     appName: merged.appName,
     territory: merged.territory,

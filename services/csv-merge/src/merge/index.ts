@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import { parseExport } from './export.parser';
-import { mergeExports, type TMergedDataset } from './exports.merger';
+import { parseExport, type TParseOptions } from './export.parser';
+import { mergeExports, type MergedDataset } from './exports.merger';
 
 export { CsvExportError, type TCsvExportErrorReason } from './csv-export.error';
 export {
@@ -16,16 +16,24 @@ export {
 export { parsePreamble, looksLikeDateRange, type TPreamble } from './preamble.parser';
 export {
   parseExport,
-  decimalCommaToPoint,
   isHeaderRow,
+  nextTurn,
+  ParsedExport,
   MAX_RECORD_BYTES,
+  MAX_EXPORT_ROWS,
+  PAUSE_EVERY_MS,
   type TExportRow,
   type TParsedExport,
+  type TParseOptions,
 } from './export.parser';
+export { createCellReader, decimalCommaToPoint } from './cell-value.reader';
+export { parseExportDay, isoFromDayNumber, NO_DAY } from './export-day.parser';
+export { CellTable } from './cell.table';
 export {
   mergeExports,
   toMergedData,
   isRedownloadsColumn,
+  MergedDataset,
   TERRITORY_COLUMN,
   PREVIEW_ROWS,
   type TMergedDataset,
@@ -35,21 +43,26 @@ export { writeProcessedCsv, escapeFormulaText, csvCellText } from './processed-c
 
 /**
  * Parses whichever exports were uploaded and merges them (issue 6 points 2 and 3). The two
- * files are parsed one after the other, so at most one upload stream is read at a time.
+ * files are parsed one after the other, so at most one upload stream is read at a time;
+ * `options` go to each `parseExport` (its `pause` is also awaited between the two).
  *
  * @throws CsvExportError for the first unusable file (its message names the field).
  * @throws TypeError when neither stream is given.
  */
-export async function parseAndMergeExports(files: {
-  conversionCSV?: Readable | null;
-  redownloadsCSV?: Readable | null;
-}): Promise<TMergedDataset> {
+export async function parseAndMergeExports(
+  files: {
+    conversionCSV?: Readable | null;
+    redownloadsCSV?: Readable | null;
+  },
+  options: TParseOptions = {},
+): Promise<MergedDataset> {
   try {
     const conversion = files.conversionCSV
-      ? await parseExport(files.conversionCSV, 'conversionCSV')
+      ? await parseExport(files.conversionCSV, 'conversionCSV', options)
       : null;
+    await options.pause?.();
     const redownloads = files.redownloadsCSV
-      ? await parseExport(files.redownloadsCSV, 'redownloadsCSV')
+      ? await parseExport(files.redownloadsCSV, 'redownloadsCSV', options)
       : null;
     return mergeExports({ conversion, redownloads });
   } finally {

@@ -1,5 +1,8 @@
+import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { parseExport } from './export.parser';
+import { mergeExports } from './exports.merger';
 import { csvCellText, escapeFormulaText, writeProcessedCsv } from './processed-csv.writer';
 
 describe('escapeFormulaText (issue 6 point 4)', () => {
@@ -35,14 +38,14 @@ describe('csvCellText', () => {
 });
 
 describe('writeProcessedCsv', () => {
-  it('writes headers and rows with quoting only where needed', () => {
-    const csv = writeProcessedCsv({
-      headers: ['Date', 'A', 'Territory'],
-      rows: [
-        { Date: '7/20/25', A: 1234, Territory: 'Korea, Republic of' },
-        { Date: '7/21/25', A: null, Territory: '=evil()' },
-      ],
-    });
+  it('writes headers and rows with quoting only where needed', async () => {
+    const conversion = await parseExport(
+      Readable.from([
+        Buffer.from('Date,A,Territory\n7/20/25,"1,234","Korea, Republic of"\n7/21/25,-,=evil()\n'),
+      ]),
+      'conversionCSV',
+    );
+    const csv = writeProcessedCsv(mergeExports({ conversion }));
     expect(csv).toBe('Date,A,Territory\n7/20/25,1234,"Korea, Republic of"\n7/21/25,,\'=evil()\n');
     expect(parse(csv)).toEqual([
       ['Date', 'A', 'Territory'],

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect } from 'vitest';
+import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { it } from '@aso/testkit/vitest';
+import { createJobPause } from '../src/job-pause';
+
+describe('createJobPause (issue 10 point 3)', () => {
+  it("extends a running job's lock in Redis beyond the worker's own lock duration", async ({
+    redis,
+  }) => {
+    const name = `test-${randomUUID()}`;
+    const connection = { url: redis.url };
+    const queue = new Queue(name, { connection, prefix: redis.prefix });
+    const events = new QueueEvents(name, { connection, prefix: redis.prefix });
+    const client = new Redis(redis.url);
+    const seen: { before: number; after: number; again: number }[] = [];
+    const worker = new Worker(
+      name,
+      async (job) => {
+        const lockKey = `${redis.prefix}:${name}:${job.id}:lock`;
+        const before = await client.pttl(lockKey);
+        const pause = createJobPause(job, 60_000, pino({ level: 'silent' }));
+        await pause();
+        const after = await client.pttl(lockKey);
+        // Within a third of the lock duration the next pause only yields.
+        await client.pexpire(lockKey, 5_000);
+        await pause();
+        seen.push({ before, after, again: await client.pttl(lockKey) });
+        return 'done';
+      },
+      { connection, prefix: redis.prefix, lockDuration: 2_000 },
+    );
+    try {
+      await events.waitUntilReady();
+      const job = await queue.add('long-merge', {});
+      expect(await job.waitUntilFinished(events, 20_000)).toBe('done');
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.before).toBeLessThanOrEqual(2_000);
+      expect(seen[0]!.after).toBeGreaterThan(50_000);
+      expect(seen[0]!.again).toBeLessThanOrEqual(5_000);
+    } finally {
+      await worker.close();
+      await events.close();
+      await queue.close();
+      client.disconnect();
+    }
+  });
+});

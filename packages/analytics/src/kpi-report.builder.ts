@@ -32,7 +32,33 @@ export function resolveRange(dataset: TPreparedDataset, range?: TDateRange | nul
     assertDateRange(range);
     return { start: range.start, end: range.end };
   }
-  return defaultDateRange(dataset.entries.map((e) => e.day));
+  const { span } = daySpan(dataset);
+  return defaultDateRange(span ? [span.start, span.end] : []);
+}
+
+/**
+ * First and last parsed day of a dataset (null when no date parses) and how many rows have a
+ * parsed day. On a dataset sorted by day these are its first and last entries.
+ */
+export function daySpan(dataset: TPreparedDataset): { span: TDateRange | null; dated: number } {
+  const { entries } = dataset;
+  if (dataset.sortedByDay) {
+    const first = entries[0]?.day;
+    const last = entries.at(-1)?.day;
+    return first && last
+      ? { span: { start: first, end: last }, dated: entries.length }
+      : { span: null, dated: 0 };
+  }
+  let start: string | null = null;
+  let end: string | null = null;
+  let dated = 0;
+  for (const { day } of entries) {
+    if (day === null) continue;
+    dated++;
+    if (start === null || day < start) start = day;
+    if (end === null || day > end) end = day;
+  }
+  return { span: start !== null && end !== null ? { start, end } : null, dated };
 }
 
 /**
@@ -67,7 +93,22 @@ export function defaultRangeOfRows(rows: readonly TRowInput[]): TDateRange {
  * @throws RangeError for a malformed `range` (see {@link resolveRange}).
  */
 export function buildKpiReport(rows: readonly TRowInput[], range?: TDateRange | null): TKpiReport {
-  const dataset = prepareDataset(rows);
+  return buildKpiReportOfDataset(prepareDataset(rows), range);
+}
+
+/**
+ * {@link buildKpiReport} of rows already prepared by `prepareDataset` or, for a dataset that
+ * many reports are computed from, `prepareReportDataset` (dates parsed, columns resolved and
+ * counts computed once). The report is identical to `buildKpiReport` of the same rows; only
+ * the rows of the range and of its previous period are visited (found by binary search when
+ * the rows are sorted by day, as merged datasets are). The dataset is not modified.
+ *
+ * @throws RangeError for a malformed `range` (see {@link resolveRange}).
+ */
+export function buildKpiReportOfDataset(
+  dataset: TPreparedDataset,
+  range?: TDateRange | null,
+): TKpiReport {
   const applied = resolveRange(dataset, range);
   const previous = previousPeriod(applied);
   const days = rangeLengthDays(applied);
@@ -127,14 +168,7 @@ export function buildKpiReport(rows: readonly TRowInput[], range?: TDateRange | 
     };
   });
 
-  const dayValues = dataset.entries.map((e) => e.day).filter((d): d is string => d !== null);
-  const dataSpan =
-    dayValues.length === 0
-      ? null
-      : {
-          start: dayValues.reduce((a, b) => (b < a ? b : a)),
-          end: dayValues.reduce((a, b) => (b > a ? b : a)),
-        };
+  const { span: dataSpan, dated } = daySpan(dataset);
 
   return {
     range: { ...applied, days },
@@ -145,7 +179,7 @@ export function buildKpiReport(rows: readonly TRowInput[], range?: TDateRange | 
       total: dataset.entries.length,
       current: currentRows.length,
       previous: previousRows.length,
-      unparseableDates: dataset.entries.length - dayValues.length,
+      unparseableDates: dataset.entries.length - dated,
     },
     totals,
     performanceOverview: writePerformanceOverview({

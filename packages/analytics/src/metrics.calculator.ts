@@ -22,10 +22,32 @@ export type TRowInput = Readonly<Record<string, unknown>>;
 /** Raw counts of one source (or of all sources) over some rows. */
 export type TCounts = TMonthlySourceFigures;
 
+/** Which figures to count: one source, or the totals across sources. */
+export type TScope = TTrafficSourceId | 'total';
+
+/** Every scope: the total first, then the seven sources in source order. */
+export const ALL_SCOPES: readonly TScope[] = ['total', ...ALL_SOURCES.map((s) => s.id)];
+
+/** Position of each scope in {@link ALL_SCOPES} (and in precomputed counts). */
+const SCOPE_INDEX = Object.fromEntries(ALL_SCOPES.map((scope, i) => [scope, i])) as Record<
+  TScope,
+  number
+>;
+
+/** Numbers per scope in precomputed counts, in this order: the fields of {@link TCounts}. */
+const COUNT_FIELDS = 4;
+
 /** One row with its parsed day (null when its date does not parse). */
 export interface TDatedRow {
   day: string | null;
   row: TRowInput;
+  /**
+   * The row's counts of every scope when computed ahead by {@link prepareReportDataset}:
+   * for the scope at position `i` of {@link ALL_SCOPES}, `counts[4i .. 4i+3]` are its
+   * firstTimeDownloads, redownloads, totalDownloads and impressions, the values of
+   * `countsOfRow(row, dataset, scope)`. Absent otherwise; treat as read-only.
+   */
+  counts?: Float64Array;
 }
 
 /** Rows prepared once for all computations of a report. */
@@ -38,10 +60,12 @@ export interface TPreparedDataset {
   totalColumns: TTotalColumns;
   /** Whether any source has at least one column. */
   hasSourceColumns: boolean;
+  /**
+   * Whether every entry has a day and the days never decrease in row order (a merged dataset
+   * is one row per date, ascending), so a range is one contiguous run of entries.
+   */
+  sortedByDay: boolean;
 }
-
-/** Which figures to count: one source, or the totals across sources. */
-export type TScope = TTrafficSourceId | 'total';
 
 /**
  * Parses dates and resolves the columns of every source once (spec section 3). Rows without a
@@ -53,27 +77,79 @@ export function prepareDataset(rows: readonly TRowInput[]): TPreparedDataset {
   const sourceColumns = Object.fromEntries(
     ALL_SOURCES.map((s) => [s.id, resolveSourceColumns(headers, s)]),
   ) as Record<TTrafficSourceId, TSourceColumns>;
+  const entries: TDatedRow[] = rows.map((row) => ({
+    day: dateColumn === null ? null : parseDate(row[dateColumn]),
+    row,
+  }));
+  let sortedByDay = true;
+  for (let i = 0; i < entries.length && sortedByDay; i++) {
+    const day = entries[i]!.day;
+    const before = i === 0 ? null : entries[i - 1]!.day;
+    sortedByDay = day !== null && (before === null || before <= day);
+  }
   return {
     headers,
     dateColumn,
-    entries: rows.map((row) => ({
-      day: dateColumn === null ? null : parseDate(row[dateColumn]),
-      row,
-    })),
+    entries,
     sourceColumns,
     totalColumns: resolveTotalColumns(headers),
     hasSourceColumns: Object.values(sourceColumns).some((c) =>
       Object.values(c).some((column) => column !== null),
     ),
+    sortedByDay,
   };
 }
 
 /**
- * Rows whose parsed day lies in the inclusive range; rows whose date cannot be parsed are
- * excluded (spec section 5).
+ * {@link prepareDataset} plus every row's counts of every scope computed once (stored in each
+ * entry's `counts`), for a dataset that many reports will be computed from (the gateway keeps
+ * it between requests). Reports built from it are identical to reports built from the rows:
+ * the counts are those of {@link countsOfRow}, added in the same order.
+ */
+export function prepareReportDataset(rows: readonly TRowInput[]): TPreparedDataset {
+  const dataset = prepareDataset(rows);
+  const width = ALL_SCOPES.length * COUNT_FIELDS;
+  // One buffer for all rows; each entry holds a view of its part.
+  const table = new Float64Array(dataset.entries.length * width);
+  dataset.entries.forEach((entry, i) => {
+    const counts = table.subarray(i * width, (i + 1) * width);
+    ALL_SCOPES.forEach((scope, s) => {
+      const c = countsOfRow(entry.row, dataset, scope);
+      counts.set(
+        [c.firstTimeDownloads, c.redownloads, c.totalDownloads, c.impressions],
+        s * COUNT_FIELDS,
+      );
+    });
+    entry.counts = counts;
+  });
+  return dataset;
+}
+
+/** Number of leading entries whose day passes `before` (entries sorted by day). */
+function countLeading(entries: readonly TDatedRow[], before: (day: string) => boolean): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(entries[mid]!.day!)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Rows whose parsed day lies in the inclusive range, in row order; rows whose date cannot be
+ * parsed are excluded (spec section 5). On a dataset sorted by day (see
+ * `TPreparedDataset.sortedByDay`) the run is found by binary search instead of a scan.
  */
 export function rowsInRange(dataset: TPreparedDataset, range: TDateRange): TDatedRow[] {
-  return dataset.entries.filter((e) => e.day !== null && isInRange(e.day, range));
+  const { entries } = dataset;
+  if (dataset.sortedByDay) {
+    const from = countLeading(entries, (day) => day < range.start);
+    const to = countLeading(entries, (day) => day <= range.end);
+    return from < to ? entries.slice(from, to) : [];
+  }
+  return entries.filter((e) => e.day !== null && isInRange(e.day, range));
 }
 
 function cell(row: TRowInput, column: string | null): number {
@@ -142,6 +218,22 @@ export function countsOfRow(row: TRowInput, dataset: TPreparedDataset, scope: TS
     : sourceCountsOfRow(row, dataset.sourceColumns[scope]);
 }
 
+/**
+ * Counts of `scope` in one entry: from its precomputed counts when it has them (see
+ * {@link prepareReportDataset}), else {@link countsOfRow}. A new object every call.
+ */
+export function countsOfEntry(entry: TDatedRow, dataset: TPreparedDataset, scope: TScope): TCounts {
+  const k = entry.counts;
+  if (k === undefined) return countsOfRow(entry.row, dataset, scope);
+  const at = SCOPE_INDEX[scope] * COUNT_FIELDS;
+  return {
+    firstTimeDownloads: k[at]!,
+    redownloads: k[at + 1]!,
+    totalDownloads: k[at + 2]!,
+    impressions: k[at + 3]!,
+  };
+}
+
 /** Zero counts. */
 export function zeroCounts(): TCounts {
   return { firstTimeDownloads: 0, redownloads: 0, totalDownloads: 0, impressions: 0 };
@@ -159,13 +251,33 @@ export function addCounts(...items: TCounts[]): TCounts {
   return out;
 }
 
-/** Sum of `scope`'s counts over the given rows. */
+/**
+ * Sum of `scope`'s counts over the given rows, added in row order from zero (the same sums as
+ * {@link addCounts} of every row's counts; a loop, so any number of rows fits).
+ */
 export function sumCounts(
   entries: readonly TDatedRow[],
   dataset: TPreparedDataset,
   scope: TScope,
 ): TCounts {
-  return addCounts(...entries.map((e) => countsOfRow(e.row, dataset, scope)));
+  const out = zeroCounts();
+  const at = SCOPE_INDEX[scope] * COUNT_FIELDS;
+  for (const e of entries) {
+    const k = e.counts;
+    if (k !== undefined) {
+      out.firstTimeDownloads += k[at]!;
+      out.redownloads += k[at + 1]!;
+      out.totalDownloads += k[at + 2]!;
+      out.impressions += k[at + 3]!;
+    } else {
+      const c = countsOfRow(e.row, dataset, scope);
+      out.firstTimeDownloads += c.firstTimeDownloads;
+      out.redownloads += c.redownloads;
+      out.totalDownloads += c.totalDownloads;
+      out.impressions += c.impressions;
+    }
+  }
+  return out;
 }
 
 /**
@@ -200,17 +312,33 @@ export interface TDailyCounts {
 
 /**
  * Day-by-day counts of `scope` over the given rows, ascending by day; rows with the same day
- * are added, rows without a parsed day are left out.
+ * are added (in row order), rows without a parsed day are left out.
  */
 export function dailyCounts(
   entries: readonly TDatedRow[],
   dataset: TPreparedDataset,
   scope: TScope,
 ): TDailyCounts[] {
+  // Rows already in day order (a merged dataset's are) need neither a map nor a sort.
+  const ordered: TDailyCounts[] = [];
+  let inOrder = true;
+  for (const e of entries) {
+    if (e.day === null) continue;
+    const last = ordered.at(-1);
+    if (last !== undefined && e.day < last.day) {
+      inOrder = false;
+      break;
+    }
+    const counts = countsOfEntry(e, dataset, scope);
+    if (last !== undefined && last.day === e.day) last.counts = addCounts(last.counts, counts);
+    else ordered.push({ day: e.day, counts });
+  }
+  if (inOrder) return ordered;
+
   const byDay = new Map<string, TCounts>();
   for (const e of entries) {
     if (e.day === null) continue;
-    const counts = countsOfRow(e.row, dataset, scope);
+    const counts = countsOfEntry(e, dataset, scope);
     const previous = byDay.get(e.day);
     byDay.set(e.day, previous ? addCounts(previous, counts) : counts);
   }

@@ -48,6 +48,13 @@ describe('api environment', () => {
     ).toEqual(['LOG_LEVEL', 'PORT', 'REDIS_URL']);
   });
 
+  it('bounds the dataset cache at 128 MiB unless told otherwise; 0 disables it', () => {
+    expect(parseApiEnv({}).DATASET_CACHE_MB).toBe(128);
+    expect(parseApiEnv({ DATASET_CACHE_MB: '0' }).DATASET_CACHE_MB).toBe(0);
+    expect(parseApiEnv({ DATASET_CACHE_MB: '512' }).DATASET_CACHE_MB).toBe(512);
+    expect(() => parseApiEnv({ DATASET_CACHE_MB: '-1' })).toThrow(/DATASET_CACHE_MB/);
+  });
+
   it('refuses a short admin code', () => {
     expect(() => parseApiEnv({ ADMIN_ACCESS_CODE: 'abc' })).toThrow(/ADMIN_ACCESS_CODE/);
   });

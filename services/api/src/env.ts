@@ -84,6 +84,12 @@ export const ZApiEnv = z.object({
   UPLOAD_WAIT_MS: z.coerce.number().int().min(1000).default(60_000),
   /** Days a merged dataset (and its uploads) is kept. */
   DATASET_TTL_DAYS: z.coerce.number().min(0).default(30),
+  /**
+   * Memory (MiB, estimated) of the per-process cache of datasets prepared for chart-data and
+   * reports; least recently read datasets go first; 0 disables it. Default 128 (a 5-year daily
+   * dataset of 34 columns takes about 5 MiB, 6 with its compressed answers and kept reports).
+   */
+  DATASET_CACHE_MB: z.coerce.number().min(0).default(128),
   /** Folder of the built web app to serve; empty disables. Default: the repo's `apps/web/dist`. */
   WEB_DIST_DIR: z.string().default(DEFAULT_WEB_DIST_DIR),
   /** Heartbeat comment interval on SSE streams (ms). */

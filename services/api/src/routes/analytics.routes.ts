@@ -1,5 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import { z } from 'zod';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ZChartData,
@@ -20,10 +21,23 @@ import {
   mergedCsv,
   removeDashboard,
 } from '../services/analytics.service';
+import { DatasetCache, ifNoneMatchHits } from '../services/dataset.cache';
 import { MergeWaiter, mergeUploads } from '../services/upload-merge.service';
 import { receiveUploads, UPLOAD_MULTIPART_LIMITS } from '../services/upload.service';
 
 const ZDownloadParams = z.object({ downloadId: z.string().min(1).max(64) });
+
+/** Content type of JSON answers (what Fastify sets for a serialized one). */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The reply without the type provider's typing of `send()` by the 200 schema, for answers
+ * rendered ahead as a Buffer (chart-data, reports: checked against their schema once, see
+ * services/dataset.cache.ts) or streamed (the merged CSV). Fastify sends a Buffer or a stream
+ * as it is, without the route's serializer; the schema still documents the answer.
+ */
+const untyped = (reply: unknown): FastifyReply => reply as FastifyReply;
+
 const ZIdParams = z.object({ id: z.string().min(1).max(64) });
 
 /**
@@ -31,11 +45,14 @@ const ZIdParams = z.object({ id: z.string().min(1).max(64) });
  * `/api`, all for signed-in users and their own objects only (someone else's answers 404):
  * - `POST /uploads` (multipart `conversionCSV` and/or `redownloadsCSV`, rate-limited per
  *   user): stores the files, runs the csv-merge `merge` job and answers `{ mergedData }`;
- * - `GET /chart-data/{downloadId}`: the merged rows;
+ * - `GET /chart-data/{downloadId}`: the merged rows, with a strong `ETag` (304 to a matching
+ *   `If-None-Match`), `Cache-Control: private, no-cache` and gzip or br when accepted;
  * - `GET /download-merged/{downloadId}`: the processed CSV as an attachment;
  * - `GET /reports/{downloadId}?start&end`: the KPI report of @aso/analytics;
  * - `POST|GET /dashboards`, `DELETE /dashboards/{id}`: saved dashboards.
  * An unknown, expired or foreign dataset answers 404 (the client's "dashboard data expired").
+ * chart-data and reports answer from datasets prepared once per process (`DatasetCache`,
+ * bounded by `DATASET_CACHE_MB`), after the per-request check of owner and expiry.
  * @fastify/multipart is registered in this plugin only, with the upload limits.
  */
 export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -54,6 +71,8 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onClose', async () => waiter.close());
 
   const uploadLimit = app.perUserRateLimit('uploads', app.config.UPLOAD_RATE_LIMIT_PER_MIN);
+  // Datasets prepared for chart-data and reports, per process (issue 10).
+  const datasets = new DatasetCache({ maxBytes: app.config.DATASET_CACHE_MB * 1024 * 1024 });
 
   app.post(
     '/uploads',
@@ -97,13 +116,32 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.requireUser,
       schema: { params: ZDownloadParams, response: { 200: ZChartData } },
     },
-    async (req) => chartData(app.db, currentUser(req).userId, req.params.downloadId),
+    async (req, reply) => {
+      const { body, etag, coding } = await chartData(
+        app.db,
+        datasets,
+        currentUser(req).userId,
+        req.params.downloadId,
+        req.headers['accept-encoding'],
+      );
+      // The dataset never changes: a browser keeps the answer and revalidates it (no-cache), so
+      // an expired dataset still answers 404 and an unchanged one a bodiless 304.
+      const answer = untyped(reply)
+        .header('etag', etag)
+        .header('cache-control', 'private, no-cache')
+        .header('vary', 'accept-encoding');
+      if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return answer.code(304).send();
+      if (coding) void answer.header('content-encoding', coding);
+      return answer.type(JSON_TYPE).send(body);
+    },
   );
 
   app.get(
     '/download-merged/:downloadId',
     {
       preHandler: app.requireUser,
+      // Documents the body (CSV text). The handler sends a stream, which fastify writes as
+      // it is, without the serializer; the schema's string type is only for the docs.
       schema: { params: ZDownloadParams, response: { 200: z.string() } },
     },
     async (req, reply) => {
@@ -112,7 +150,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
         currentUser(req).userId,
         req.params.downloadId,
       );
-      return reply
+      return untyped(reply)
         .type('text/csv; charset=utf-8')
         .header('content-disposition', attachmentHeader(fileName))
         .header('cache-control', 'private, no-store')
@@ -126,7 +164,16 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.requireUser,
       schema: { params: ZDownloadParams, querystring: ZReportQuery, response: { 200: ZKpiReport } },
     },
-    async (req) => kpiReport(app.db, currentUser(req).userId, req.params.downloadId, req.query),
+    async (req, reply) => {
+      const body = await kpiReport(
+        app.db,
+        datasets,
+        currentUser(req).userId,
+        req.params.downloadId,
+        req.query,
+      );
+      return untyped(reply).type(JSON_TYPE).send(body);
+    },
   );
 
   app.post(

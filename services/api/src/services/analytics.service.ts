@@ -1,11 +1,12 @@
-import { buildKpiReport } from '@aso/analytics';
+import type { Readable } from 'node:stream';
+import { buildKpiReportOfDataset, resolveRange } from '@aso/analytics';
 import {
   DASHBOARD_NAMING_MESSAGE,
   ZDashboardConfig,
-  type TChartData,
+  ZKpiReport,
   type TCreateDashboardBody,
   type TDashboard,
-  type TKpiReport,
+  type TDateRange,
   type TReportQuery,
 } from '@aso/contracts';
 import {
@@ -18,7 +19,16 @@ import {
   type DashboardRow,
   type Db,
 } from '@aso/db';
+import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, badRequest, notFound } from '../lib/app-error';
+import {
+  pickChartCoding,
+  prepareReads,
+  type DatasetCache,
+  type TChartBody,
+  type TChartCoding,
+  type TPreparedReads,
+} from './dataset.cache';
 
 /**
  * Reads of merged datasets and saved dashboards (DESIGN section 3; spec sections 3 and 7).
@@ -73,51 +83,111 @@ export function buildDashboardName(appName: string, territory: string, at: Date)
   return `${clean(appName)} ${clean(territory)} ${dd}-${mm}-${at.getUTCFullYear()}`;
 }
 
-/** The rows of `userId`'s live dataset, as `GET /api/chart-data/{downloadId}` answers them. */
-export async function chartData(db: Db, userId: string, downloadId: string): Promise<TChartData> {
-  const dataset = await findLiveDatasetRows(db, downloadId, userId);
+/**
+ * `userId`'s live dataset `downloadId` prepared for reads (issue 10). Ownership and liveness
+ * are checked on every call (`findLiveDataset`, one indexed lookup) before anything of
+ * `cache` is used; the rows are loaded (`findLiveDatasetRows`) and prepared (`prepareReads`)
+ * only when `cache` does not hold them.
+ *
+ * @throws AppError 404 for a dataset that is not live and the caller's.
+ */
+export async function preparedDataset(
+  db: Db,
+  cache: DatasetCache,
+  userId: string,
+  downloadId: string,
+): Promise<TPreparedReads> {
+  const dataset = await findLiveDataset(db, downloadId, userId);
   if (!dataset) throw notFound(DATASET_NOT_FOUND_MESSAGE);
-  // Stored by the merge worker in this shape; the route's response schema checks it again.
-  return dataset.rows as TChartData;
+  const prepared = await cache.get(dataset, async () => {
+    const stored = await findLiveDatasetRows(db, dataset.id, userId);
+    return stored && prepareReads(dataset, stored.rows);
+  });
+  // Gone (expired, deleted) between the two reads.
+  if (!prepared) throw notFound(DATASET_NOT_FOUND_MESSAGE);
+  return prepared;
 }
 
-/** The processed CSV of `userId`'s live dataset and its download file name. */
+/**
+ * The answer of `GET /api/chart-data/{downloadId}`: `userId`'s live dataset's rows as JSON
+ * (rendered once per dataset and process, checked once against `ZChartData`), compressed in
+ * the coding `acceptEncoding` prefers (`coding`; null: identity), with its ETag.
+ *
+ * @throws AppError 404 for a dataset that is not live and the caller's;
+ *   ResponseSerializationError (500) when the stored rows do not match `ZChartData`.
+ */
+export async function chartData(
+  db: Db,
+  cache: DatasetCache,
+  userId: string,
+  downloadId: string,
+  acceptEncoding?: string,
+): Promise<TChartBody & { coding: TChartCoding | null }> {
+  const prepared = await preparedDataset(db, cache, userId, downloadId);
+  const { chart } = prepared;
+  if ('error' in chart) throw chart.error;
+  const coding = pickChartCoding(acceptEncoding);
+  return { ...(await cache.chartBody(prepared, chart, coding)), coding };
+}
+
+/**
+ * The processed CSV of `userId`'s live dataset as a stream (rendered from the stored rows as
+ * it is read, never built whole: issue 10) and its download file name.
+ *
+ * @throws AppError 404 for a dataset that is not live and the caller's.
+ */
 export async function mergedCsv(
   db: Db,
   userId: string,
   downloadId: string,
-): Promise<{ csv: string; fileName: string }> {
+): Promise<{ csv: Readable; fileName: string }> {
   const dataset = await findLiveDatasetCsv(db, downloadId, userId);
   if (!dataset) throw notFound(DATASET_NOT_FOUND_MESSAGE);
   return {
-    csv: dataset.processed_csv,
+    csv: dataset.csv,
     fileName: mergedFileName(dataset.app_name, dataset.territory),
   };
 }
 
 /**
- * The KPI report of `userId`'s live dataset over `query`'s range, computed by
- * `buildKpiReport` of @aso/analytics (issue 6 point 6); without a range, that package's
- * default (the dataset's last 30 days, or its whole span when shorter).
+ * The KPI report of `userId`'s live dataset over `query`'s range (issue 6 point 6), as the
+ * JSON answer of `GET /api/reports/{downloadId}`: computed by `buildKpiReportOfDataset` of
+ * @aso/analytics from the dataset prepared once (see {@link preparedDataset}; the same report
+ * as `buildKpiReport` of its rows), checked against `ZKpiReport` and serialized as the route's
+ * serializer did, once per dataset and range while the dataset is cached. Without a range,
+ * that package's default (the dataset's last 30 days, or its whole span when shorter).
  *
  * @throws AppError 404 for a dataset that is not live and the caller's; 400 for a range the
- *   analytics package refuses.
+ *   analytics package refuses; ResponseSerializationError (500) for a report that does not
+ *   match `ZKpiReport`.
  */
 export async function kpiReport(
   db: Db,
+  cache: DatasetCache,
   userId: string,
   downloadId: string,
   query: TReportQuery,
-): Promise<TKpiReport> {
-  const dataset = await findLiveDatasetRows(db, downloadId, userId);
-  if (!dataset) throw notFound(DATASET_NOT_FOUND_MESSAGE);
+): Promise<Buffer> {
+  const prepared = await preparedDataset(db, cache, userId, downloadId);
   const range = query.start && query.end ? { start: query.start, end: query.end } : undefined;
+  let applied: TDateRange;
   try {
-    return buildKpiReport(dataset.rows, range);
+    applied = resolveRange(prepared.report, range);
   } catch (err) {
     if (err instanceof RangeError) throw new AppError('BAD_REQUEST', err.message, { cause: err });
     throw err;
   }
+  const key = `${applied.start}..${applied.end}`;
+  const kept = cache.report(prepared, key);
+  if (kept) return kept;
+  const checked = ZKpiReport.safeParse(buildKpiReportOfDataset(prepared.report, applied));
+  if (!checked.success)
+    throw new ResponseSerializationError('GET', '/api/reports/:downloadId', {
+      cause: checked.error,
+    });
+  const body = Buffer.from(JSON.stringify(checked.data), 'utf8');
+  cache.keepReport(prepared, key, body);
+  return body;
 }
 
 /** A dashboard row in the contract's shape. */

@@ -2,27 +2,16 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
 import { sql } from 'kysely';
 import { buildKpiReport } from '@aso/analytics';
-import { ZChartData, ZKpiReport, ZUploadResult, type TMergedData } from '@aso/contracts';
+import { ZChartData, ZKpiReport } from '@aso/contracts';
 import { findLiveDatasetRows } from '@aso/db';
-import type { FastifyInstance } from 'fastify';
 import { expectError, startApi } from './access.fixtures';
-import { createUser, it, sampleParts, SAMPLES, upload, type TTestUser } from './analytics.helpers';
+import { createUser, it, SAMPLES, uploadSample } from './analytics.helpers';
 
 // Issue 10: chart-data and reports answer from datasets prepared once per process. The answers
 // stay those of the route serializers (byte for byte), and owner and expiry are still checked
 // on every request.
 
 const [habit, calm] = SAMPLES;
-
-async function uploadSample(
-  app: FastifyInstance,
-  user: TTestUser,
-  sample: (typeof SAMPLES)[number],
-): Promise<TMergedData> {
-  const res = await upload(app, user, sampleParts(sample));
-  expect(res.statusCode, res.body).toBe(200);
-  return ZUploadResult.parse(res.json()).mergedData;
-}
 
 /** What the zod serializer of a route answered: JSON of the schema's parse. */
 const serialized = (schema: { parse(v: unknown): unknown }, value: unknown) =>

@@ -6,26 +6,14 @@ import {
   DASHBOARD_NAMING_MESSAGE,
   ZDashboard,
   ZDashboardList,
-  ZUploadResult,
   type TDashboardConfig,
   type TMergedData,
 } from '@aso/contracts';
 import { JOBS, QUEUES } from '@aso/queue';
-import type { FastifyInstance } from 'fastify';
 import { expectError } from './access.fixtures';
-import { createUser, it, sampleParts, SAMPLES, upload, type TTestUser } from './analytics.helpers';
+import { createUser, it, SAMPLES, uploadSample } from './analytics.helpers';
 
 const [, calm, tiny] = SAMPLES;
-
-async function uploadSample(
-  app: FastifyInstance,
-  user: TTestUser,
-  sample: (typeof SAMPLES)[number],
-): Promise<TMergedData> {
-  const res = await upload(app, user, sampleParts(sample));
-  expect(res.statusCode, res.body).toBe(200);
-  return ZUploadResult.parse(res.json()).mergedData;
-}
 
 const configOf = (m: TMergedData): TDashboardConfig => ({
   downloadId: m.downloadId,

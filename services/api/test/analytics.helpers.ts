@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { expect } from 'vitest';
+import { ZUploadResult, type TMergedData } from '@aso/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { WorkerService } from '@aso/queue';
 import type { TestDatabase } from '@aso/testkit';
@@ -165,6 +167,20 @@ export function sampleParts(
     });
   }
   return parts;
+}
+
+/**
+ * Uploads both files of `sample` as `user`, expects a 200, and returns the answer's
+ * `mergedData` (checked against the contract).
+ */
+export async function uploadSample(
+  app: FastifyInstance,
+  user: TTestUser,
+  sample: TSample,
+): Promise<TMergedData> {
+  const res = await upload(app, user, sampleParts(sample));
+  expect(res.statusCode, res.body).toBe(200);
+  return ZUploadResult.parse(res.json()).mergedData;
 }
 
 /** The gateway and (optionally) the csv-merge worker of one test file. */

@@ -11,6 +11,16 @@ export const QUEUES = {
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
+/**
+ * BullMQ job id of an audit's `analysis` parent job. BullMQ 5 refuses custom ids with one
+ * colon (only the three-part `a:b:c` form is allowed), so DESIGN's `{auditId}:analysis` is
+ * spelled `{auditId}:analysis:all` ("the analysis over all apps").
+ */
+export const analysisJobId = (auditId: string) => `${auditId}:analysis:all`;
+
+/** BullMQ job id of the `scrape` job of one app of an audit (DESIGN section 2, point 1). */
+export const scrapeJobId = (auditId: string, appId: string) => `${auditId}:scrape:${appId}`;
+
 /** Payload of a `scrape` job: one app of an audit (DESIGN section 2, point 4). */
 export const ZScrapeJob = z.object({
   auditId: z.string(),

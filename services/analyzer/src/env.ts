@@ -41,6 +41,22 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   ANALYSIS_RATE_LIMIT_DURATION_MS: z.coerce.number().int().min(10).default(1_000),
   /** iPhone screenshots per app sent to the vision model (the first ones matter most). */
   OPENAI_MAX_SCREENSHOTS: z.coerce.number().int().min(1).max(10).default(5),
+  /**
+   * Age (ms) after which an unfinished audit whose analysis job has ended (failed, completed
+   * or gone) is closed as failed by the sweep; well above the longest audit (scrape retries,
+   * model timeouts and rate-limit waits). Default 30 min.
+   */
+  STALE_AUDIT_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .default(30 * 60_000),
+  /** How often each analyzer runs that sweep (ms). Default 5 min. */
+  STALE_AUDIT_SWEEP_EVERY_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(5 * 60_000),
 });
 export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
 

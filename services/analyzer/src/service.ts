@@ -1,10 +1,11 @@
-import type { Worker } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { createDb, type Db } from '@aso/db';
 import {
   createRedis,
   createTypedWorker,
+  JOBS,
   ProgressBus,
   runWorkerService,
   type WorkerService,
@@ -12,6 +13,7 @@ import {
 import { selectProvider, type TWorkerEnv } from './env';
 import { createAnalysisHandler } from './analysis.handler';
 import { createFailureHandler } from './audit-failure.hook';
+import { createStaleAuditSweep } from './stale-audit.sweep';
 import { heuristicProvider } from './providers/heuristic.provider';
 import type { TAnalysisProvider } from './providers/provider.types';
 
@@ -101,6 +103,19 @@ export async function startAnalyzer(
       .finally(() => pending.delete(p));
     pending.add(p);
   });
+  // Audits whose job ended without the failure hook (the process died in between).
+  const analysisQueue = new Queue(JOBS.analysis.queue, {
+    connection: redis,
+    prefix: env.QUEUE_PREFIX,
+  });
+  const sweep = createStaleAuditSweep(deps, analysisQueue, env.STALE_AUDIT_AFTER_MS);
+  let sweeping: Promise<unknown> | null = null;
+  const sweepTimer = setInterval(() => {
+    sweeping ??= sweep()
+      .catch((e: unknown) => log.error({ err: e }, 'the sweep of stale audits failed'))
+      .finally(() => (sweeping = null));
+  }, env.STALE_AUDIT_SWEEP_EVERY_MS);
+  sweepTimer.unref();
   return runWorkerService({
     name: 'analyzer',
     log,
@@ -109,6 +124,9 @@ export async function startAnalyzer(
     healthPort: env.HEALTH_PORT,
     handleSignals: opts.handleSignals,
     onClose: async () => {
+      clearInterval(sweepTimer);
+      await sweeping;
+      await analysisQueue.close();
       await Promise.allSettled([...pending]);
       // BullMQ does not close connections it was given.
       workerConnection.disconnect();

@@ -59,6 +59,32 @@ export async function findOwnedAudit(db: Db, id: string, userId: string): Promis
   );
 }
 
+/**
+ * Ids of audits still `queued` or `running` that were created more than `olderThanMs` ms ago
+ * (PostgreSQL's clock), oldest first, at most `limit`: candidates for the analyzer's sweep of
+ * audits whose job ended without finishing them.
+ * @throws RangeError for a negative `olderThanMs` or a `limit` below 1.
+ */
+export async function findUnfinishedAuditIds(
+  db: Db,
+  olderThanMs: number,
+  limit: number,
+): Promise<string[]> {
+  if (!Number.isFinite(olderThanMs) || olderThanMs < 0)
+    throw new RangeError(`olderThanMs must be a number >= 0, got ${olderThanMs}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`limit must be a whole number >= 1, got ${limit}`);
+  const rows = await db
+    .selectFrom('audits')
+    .select('id')
+    .where('status', 'in', ['queued', 'running'])
+    .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${olderThanMs / 1000})`)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** Moves a `queued` audit to `running` (sets `started_at`). Returns true when it changed. */
 export async function markAuditRunning(db: Db, id: string): Promise<boolean> {
   const res = await db

@@ -30,18 +30,8 @@ import {
   type SavedAuditRow,
   type SessionIdentity,
 } from '@aso/db';
-import { JOBS, type TScrapeJob } from '@aso/queue';
+import { analysisJobId, JOBS, scrapeJobId, type TScrapeJob } from '@aso/queue';
 import { AppError, badRequest, notFound } from '../lib/app-error';
-
-/**
- * BullMQ job id of an audit's `analysis` parent job. BullMQ 5 refuses custom ids with one
- * colon (only the three-part `a:b:c` form is allowed), so DESIGN's `{auditId}:analysis` is
- * spelled `{auditId}:analysis:all` ("the analysis over all apps").
- */
-export const analysisJobId = (auditId: string) => `${auditId}:analysis:all`;
-
-/** BullMQ job id of the `scrape` job of one app of an audit (DESIGN section 2, point 1). */
-export const scrapeJobId = (auditId: string, appId: string) => `${auditId}:scrape:${appId}`;
 
 /**
  * Validates an analyze request with the URL rules of `@aso/appstore` (spec section 5) and

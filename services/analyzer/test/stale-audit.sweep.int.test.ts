@@ -1,0 +1,101 @@
+import { describe, expect } from 'vitest';
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { it } from '@aso/testkit/vitest';
+import { findAudit, insertAudit, type Db } from '@aso/db';
+import { analysisJobId, ProgressBus, UnrecoverableError } from '@aso/queue';
+import { GENERIC_FAILURE } from '../src/audit-failure.hook';
+import { createStaleAuditSweep } from '../src/stale-audit.sweep';
+import { eventsOf, insertUser, SPOTIFY } from './analysis.helpers';
+
+const HOUR_MS = 3_600_000;
+
+async function audit(db: Db, userId: string, ageMs: number): Promise<string> {
+  const row = await insertAudit(db, {
+    userId,
+    accessCodeId: null,
+    appId: SPOTIFY.appId,
+    storefront: SPOTIFY.storefront,
+    appStoreUrl: SPOTIFY.appStoreUrl,
+    inputs: { main: SPOTIFY, competitors: [], keywords: [] },
+  });
+  await db
+    .updateTable('audits')
+    .set({ created_at: new Date(Date.now() - ageMs) })
+    .where('id', '=', row.id)
+    .execute();
+  return row.id;
+}
+
+describe('sweep of audits whose analysis ended without finishing them', () => {
+  it('fails old audits whose job failed or is gone, once, and leaves live and recent ones', async ({
+    database,
+    redis,
+  }) => {
+    const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const bus = new ProgressBus(conn, { prefix: redis.prefix });
+    const queue = new Queue('analysis', { connection: conn, prefix: redis.prefix });
+    const db = database.db;
+    try {
+      const userId = await insertUser(db, 'sweep@example.com');
+      const gone = await audit(db, userId, HOUR_MS);
+      const waiting = await audit(db, userId, HOUR_MS);
+      const failedChild = await audit(db, userId, HOUR_MS);
+      const recent = await audit(db, userId, 0);
+
+      // A job that failed for good through a failed scrape child, recorded by BullMQ while no
+      // failure hook ran (this worker has none).
+      const childKey = `${redis.prefix}:scrape:${failedChild}:scrape:999`;
+      await conn.hset(childKey, {
+        failedReason: 'App not found in the US App Store',
+        data: JSON.stringify({ role: 'competitor', appId: '999' }),
+      });
+      const workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
+      const failing = new Worker(
+        'analysis',
+        async () => {
+          throw new UnrecoverableError(`child ${childKey} failed`);
+        },
+        { connection: workerConn, prefix: redis.prefix, autorun: false },
+      );
+      const failed = new Promise((resolve) => failing.once('failed', resolve));
+      await queue.add('analysis', { auditId: failedChild }, { jobId: analysisJobId(failedChild) });
+      void failing.run();
+      await failed;
+      await failing.close();
+      workerConn.disconnect();
+      // A job still waiting for a worker: its audit can still finish.
+      await queue.add('analysis', { auditId: waiting }, { jobId: analysisJobId(waiting) });
+
+      const sweep = createStaleAuditSweep(
+        { db, redis: conn, bus, log: pino({ level: 'silent' }) },
+        queue,
+        30 * 60_000,
+      );
+      expect(await sweep()).toBe(2);
+
+      const goneRow = await findAudit(db, gone);
+      expect(goneRow).toMatchObject({ status: 'failed', error: GENERIC_FAILURE });
+      const childRow = await findAudit(db, failedChild);
+      expect(childRow).toMatchObject({
+        status: 'failed',
+        error: 'Competitor app 999: App not found in the US App Store',
+      });
+      expect((await findAudit(db, recent))?.status).toBe('queued');
+      expect((await findAudit(db, waiting))?.status).toBe('queued');
+      for (const id of [gone, failedChild]) {
+        const errors = eventsOf(await bus.read(id), 'error');
+        expect(errors).toHaveLength(1);
+        expect(errors[0]!.message).toBe((await findAudit(db, id))!.error);
+      }
+
+      // Nothing twice.
+      expect(await sweep()).toBe(0);
+      expect(eventsOf(await bus.read(gone), 'error')).toHaveLength(1);
+    } finally {
+      await queue.close();
+      conn.disconnect();
+    }
+  });
+});

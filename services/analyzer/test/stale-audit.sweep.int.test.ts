@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { sql } from 'kysely';
 import { pino } from 'pino';
 import { it } from '@aso/testkit/vitest';
 import { findAudit, insertAudit, type Db } from '@aso/db';
@@ -20,11 +21,9 @@ async function audit(db: Db, userId: string, ageMs: number): Promise<string> {
     appStoreUrl: SPOTIFY.appStoreUrl,
     inputs: { main: SPOTIFY, competitors: [], keywords: [] },
   });
-  await db
-    .updateTable('audits')
-    .set({ created_at: new Date(Date.now() - ageMs) })
-    .where('id', '=', row.id)
-    .execute();
+  // `created_at` is the database's own: set it back with SQL (the schema type forbids writes).
+  await sql`update audits set created_at = now() - make_interval(secs => ${ageMs / 1000})
+    where id = ${row.id}`.execute(db);
   return row.id;
 }
 

@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { text } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { Migrator, sql, type Kysely } from 'kysely';
 import {
   createDb,
@@ -11,26 +9,14 @@ import {
   migrations,
   type Db,
 } from '@aso/db';
-import { baseDatabaseUrl } from '@aso/testkit';
+import { scratchDatabase } from '@aso/testkit';
 
 // Migration 0002 on a database holding datasets in the old layout (rows as one JSONB array of
 // keyed objects, the processed CSV stored as text): up keeps every value, down restores both.
 
-const name = `aso_mig2_${randomBytes(5).toString('hex')}`;
-const url = (() => {
-  const u = new URL(baseDatabaseUrl());
-  u.pathname = `/${name}`;
-  return u.toString();
-})();
+const { url, drop } = scratchDatabase('aso_mig2');
 
-afterAll(async () => {
-  const u = new URL(url);
-  u.pathname = '/postgres';
-  const c = new pg.Client({ connectionString: u.toString() });
-  await c.connect();
-  await c.query(`drop database if exists ${name} with (force)`);
-  await c.end();
-});
+afterAll(drop);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the old layout is not in the schema types
 function migrator(db: Kysely<any>): Migrator {

@@ -1,25 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { createDb, ensureDatabase, migrateToLatest, migrations } from '@aso/db';
-import { baseDatabaseUrl } from '@aso/testkit';
+import { scratchDatabase } from '@aso/testkit';
 
-const name = `aso_mig_${randomBytes(5).toString('hex')}`;
-const url = (() => {
-  const u = new URL(baseDatabaseUrl());
-  u.pathname = `/${name}`;
-  return u.toString();
-})();
+const { url, drop } = scratchDatabase('aso_mig');
 
-afterAll(async () => {
-  const u = new URL(url);
-  u.pathname = '/postgres';
-  const c = new pg.Client({ connectionString: u.toString() });
-  await c.connect();
-  await c.query(`drop database if exists ${name} with (force)`);
-  await c.end();
-});
+afterAll(drop);
 
 describe('migrations', () => {
   it('create every table of DESIGN section 4 on an empty database, then are a no-op', async () => {

@@ -26,6 +26,30 @@ async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** A database name and URL reserved for one test file, not created (see {@link scratchDatabase}). */
+export interface ScratchDatabase {
+  name: string;
+  url: string;
+  /** Drops the database if it was created (force: open connections are closed). */
+  drop: () => Promise<void>;
+}
+
+/**
+ * A fresh, random database name `<prefix>_<hex>` on the test server and its URL, for tests
+ * that create and migrate a database themselves (e.g. migration tests starting empty).
+ */
+export function scratchDatabase(prefix: string): ScratchDatabase {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  return {
+    name,
+    url: urlFor(name),
+    drop: () =>
+      withAdmin((c) => c.query(`drop database if exists ${name} with (force)`)).then(
+        () => undefined,
+      ),
+  };
+}
+
 /**
  * Name of the migrated template database: derived from the migrations' source, so a changed
  * migration gets a fresh template and concurrent test runs share an identical one.

@@ -10,6 +10,12 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   CONCURRENCY: z.coerce.number().int().min(1).max(200).default(2),
   /** Port of /healthz and /metrics; 0 picks a free port. */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9103),
+  /**
+   * Whether a merge of two large exports parses them at the same time, the larger in a worker
+   * thread (issue 10: about 40 % faster on 2 cores for about 60 MB more peak memory). 'false'
+   * parses them one after the other.
+   */
+  PARSE_IN_THREAD: z.stringbool().default(true),
   /** Days a merged dataset (and its uploads) is kept. */
   DATASET_TTL_DAYS: z.coerce.number().min(0).default(30),
 });

@@ -15,6 +15,24 @@ import type { WorkerDeps } from './service';
 import { lazyUploadStream } from './upload.reader';
 
 /**
+ * Size of the smaller upload (bytes) from which a merge parses the two at once, the larger in
+ * a worker thread (see `PARSE_IN_THREAD`): below it, starting the thread costs about what it
+ * saves.
+ */
+export const THREAD_MIN_BYTES = 2_000_000;
+
+/**
+ * The upload a merge parses in a worker thread: the larger of two when the smaller has at
+ * least {@link THREAD_MIN_BYTES}; null otherwise (one file, or small ones).
+ */
+export function threadedField(sizes: Partial<Record<TUploadField, number>>): TUploadField | null {
+  const { conversionCSV: conversion, redownloadsCSV: redownloads } = sizes;
+  if (conversion === undefined || redownloads === undefined) return null;
+  if (Math.min(conversion, redownloads) < THREAD_MIN_BYTES) return null;
+  return redownloads >= conversion ? 'redownloadsCSV' : 'conversionCSV';
+}
+
+/**
  * The merge key of a job (`datasets.merge_key`): the uploads it merges, e.g.
  * 'conversionCSV:<uuid>,redownloadsCSV:-'. Upload ids are unique per upload request, so a
  * second run of the same job (a stalled job run again) finds the dataset the first stored.
@@ -34,6 +52,9 @@ export function mergeKeyOf(
  * expiring `DATASET_TTL_DAYS` from now, the uploads are linked to it, and the upload answer's
  * `mergedData` (contracts `TMergedData`) is the job's return value. The processed CSV is not
  * stored: the download renders it from the rows.
+ *
+ * Two large files are parsed at the same time, the larger in a worker thread (see
+ * {@link threadedField}; off with `PARSE_IN_THREAD=false`).
  *
  * Long merges (issue 10): parsing and storing pause about every 50 ms for a turn of the event
  * loop and extend the job's lock (see `createJobPause`), so BullMQ never takes the job for
@@ -64,6 +85,7 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
     }
 
     const sizes = new Map<string, number>();
+    const fieldSizes: Partial<Record<TUploadField, number>> = {};
     for (const [field, id] of named) {
       const upload = await findLiveUpload(db, id, data.userId);
       if (!upload || upload.field !== field) {
@@ -72,6 +94,7 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
         );
       }
       sizes.set(id, upload.sizeBytes);
+      fieldSizes[field] = upload.sizeBytes;
     }
 
     const mergeKey = mergeKeyOf(data);
@@ -112,10 +135,14 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
       );
     }
 
+    const thread = env.PARSE_IN_THREAD ? threadedField(fieldSizes) : null;
     const startedAt = performance.now();
     let merged;
     try {
-      merged = await parseAndMergeExports(streams, { pause });
+      merged = await parseAndMergeExports(streams, {
+        pause,
+        thread,
+      });
     } catch (error) {
       if (storage.error) throw storage.error;
       if (error instanceof CsvExportError) {
@@ -144,6 +171,7 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
         created: stored.created,
         rows: merged.rowCount,
         parseMs: Math.round(mergedAt - startedAt),
+        parsedInThread: thread,
         storeMs: Math.round(performance.now() - mergedAt),
         columns: merged.headers.length,
         files: merged.files.map((f) => ({

@@ -91,3 +91,30 @@ export function rawNumber(text: string): number | null {
   if (text === '-' || text === '') return null;
   return Number(text.replace(/,/g, ''));
 }
+
+/**
+ * A CONSTRUCTED export of `days` daily rows (M/D/YYYY from 1/1/1900), quoted thousands, a
+ * text cell every 1,000th row and a '-' every 7th: several MB, so the bytes reach the thread
+ * in many pieces under its in-flight limit.
+ */
+export function constructedExport(days: number, columns: string[]): Buffer {
+  const lines = [
+    '"Name","Constructed App"',
+    '"Territory","Canada"',
+    '',
+    ['Date', ...columns].map((c) => `"${c}"`).join(','),
+  ];
+  const start = Date.UTC(1900, 0, 1);
+  for (let i = 0; i < days; i++) {
+    const d = new Date(start + i * 86_400_000);
+    const date = `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()}`;
+    const cells = columns.map((_, col) => {
+      if (i % 1000 === 0 && col === 0) return 'n/a';
+      if (i % 7 === 0 && col === 1) return '-';
+      const value = (i * 31 + col * 977) % 50_000;
+      return value >= 1000 ? `"${value.toLocaleString('en-US')}"` : String(value);
+    });
+    lines.push([date, ...cells].join(','));
+  }
+  return Buffer.from(`\ufeff${lines.join('\r\n')}\r\n`, 'utf8');
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { describe, expect } from 'vitest';
 import { sql } from 'kysely';
 import { Queue, QueueEvents } from 'bullmq';
@@ -17,16 +18,23 @@ import {
 import { JOBS, QUEUES, type TMergeJob, type WorkerService } from '@aso/queue';
 import { it as integrationIt } from '@aso/testkit/vitest';
 import { parseWorkerEnv } from '../src/env';
-import { mergeKeyOf } from '../src/merge.handler';
+import { mergeKeyOf, THREAD_MIN_BYTES } from '../src/merge.handler';
 import { parseAndMergeExports, toMergedData, writeProcessedCsv } from '../src/merge/index';
 import { CLEANUP_EVERY_MS, startCsvMerge } from '../src/service';
-import { ascFixture, constructedFixture, SAMPLE_EXPORTS } from './fixture-paths.helper';
+import {
+  ascFixture,
+  constructedExport,
+  constructedFixture,
+  SAMPLE_EXPORTS,
+} from './fixture-paths.helper';
 
 /** Datasets live half a day here: fractional TTLs must work. */
 const TTL_DAYS = 0.5;
 
 interface Harness {
   service: WorkerService;
+  /** The worker's log lines (level info and up), parsed. */
+  logs: Record<string, unknown>[];
   queue: Queue;
   maintenance: Queue;
   events: QueueEvents;
@@ -42,6 +50,11 @@ async function startHarness(
   databaseUrl: string,
   redis: { url: string; prefix: string },
 ): Promise<Harness> {
+  const logs: Record<string, unknown>[] = [];
+  const log = pino(
+    { level: 'info' },
+    { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
+  );
   const service = await startCsvMerge(
     parseWorkerEnv({
       DATABASE_URL: databaseUrl,
@@ -51,7 +64,7 @@ async function startHarness(
       HEALTH_PORT: '0',
       DATASET_TTL_DAYS: String(TTL_DAYS),
     }),
-    { handleSignals: false, log: pino({ level: 'silent' }) },
+    { handleSignals: false, log },
   );
   const connection = { url: redis.url };
   const queue = new Queue(QUEUES.csvMerge, { connection, prefix: redis.prefix });
@@ -64,6 +77,7 @@ async function startHarness(
   await Promise.all([events.waitUntilReady(), maintenanceEvents.waitUntilReady()]);
   return {
     service,
+    logs,
     queue,
     maintenance,
     events,
@@ -246,6 +260,53 @@ describe('merge job', () => {
         { id: ZMergedData.parse(first.value).downloadId, merge_key: mergeKeyOf(data) },
       ].sort((x, y) => x.merge_key.localeCompare(y.merge_key)),
     );
+  });
+
+  it('parses two large uploads at once, the larger in a worker thread, as one after the other', async ({
+    worker,
+    database,
+  }) => {
+    const db = database.db;
+    const userId = await createUser(db, 'large-merge@example.com');
+    const conversion = constructedExport(50_000, [
+      'Impressions',
+      'Page Views',
+      'Downloads',
+      'Sessions',
+    ]);
+    const redownloads = constructedExport(70_000, [
+      'Redownloads',
+      'Total Downloads',
+      'Updates',
+      'Deletions',
+    ]);
+    expect(conversion.length).toBeGreaterThanOrEqual(THREAD_MIN_BYTES);
+    expect(redownloads.length).toBeGreaterThan(conversion.length);
+    const upload = (field: 'conversionCSV' | 'redownloadsCSV', content: Buffer) =>
+      insertUpload(db, { userId, field, filename: `${field}.csv`, content, ttlDays: 30 });
+    const conversionUploadId = await upload('conversionCSV', conversion);
+    const redownloadsUploadId = await upload('redownloadsCSV', redownloads);
+
+    const result = await worker.merge({ userId, conversionUploadId, redownloadsUploadId });
+    expect(result.failedReason).toBeNull();
+    const mergedData = ZMergedData.parse(result.value);
+    const stored = worker.logs.find((l) => l.datasetId === mergedData.downloadId);
+    expect(stored).toMatchObject({
+      msg: 'dataset stored',
+      parsedInThread: 'redownloadsCSV',
+      rows: 70_000,
+    });
+
+    const direct = await parseAndMergeExports({
+      conversionCSV: Readable.from([conversion]),
+      redownloadsCSV: Readable.from([redownloads]),
+    });
+    expect(mergedData).toEqual(toMergedData(direct, mergedData.downloadId));
+    expect(await findLiveDatasetRows(db, mergedData.downloadId, userId)).toEqual({
+      id: mergedData.downloadId,
+      headers: direct.headers,
+      rows: direct.toRowObjects(),
+    });
   });
 
   it('reads a UTF-16LE upload byte for byte', async ({ worker, database }) => {

@@ -19,8 +19,20 @@ export function ownString(text: string): string {
 
 /** One column: 4 bytes per row while every number is a 32-bit integer, then 8. */
 interface TColumn {
-  blocks: (Int32Array | Float64Array)[];
+  blocks: (Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>)[];
   float: boolean;
+}
+
+/**
+ * A {@link CellTable} as plain data for `postMessage` (a worker thread hands a parsed export
+ * to the merge this way): `buffers` are the blocks' memory, to be transferred, not copied.
+ */
+export interface TCellTableData {
+  width: number;
+  rows: number;
+  columns: TColumn[];
+  /** Text cells as [row * width + col, text]. */
+  texts: [number, string][];
 }
 
 /**
@@ -91,6 +103,48 @@ export class CellTable {
       }
       this.texts.set(row * this.width + col, text);
     }
+  }
+
+  /**
+   * The table as plain data and the ArrayBuffers to transfer with it (after a transfer this
+   * table's blocks are detached: do not use it again).
+   */
+  toData(): { data: TCellTableData; buffers: ArrayBuffer[] } {
+    const buffers: ArrayBuffer[] = [];
+    for (const column of this.columns) {
+      for (const block of column.blocks) buffers.push(block.buffer);
+    }
+    return {
+      data: {
+        width: this.width,
+        rows: this.rows,
+        columns: this.columns.map((c) => ({ float: c.float, blocks: c.blocks })),
+        texts: [...this.texts],
+      },
+      buffers,
+    };
+  }
+
+  /**
+   * A table from {@link CellTable.toData}'s data (its blocks are used, not copied).
+   *
+   * @throws RangeError when the data does not describe a table (a column or block missing).
+   */
+  static fromData(data: TCellTableData): CellTable {
+    const table = new CellTable(data.width);
+    const blocksNeeded = Math.ceil(data.rows / BLOCK_ROWS);
+    if (data.columns.length !== data.width) {
+      throw new RangeError(`expected ${data.width} columns, got ${data.columns.length}`);
+    }
+    data.columns.forEach((column, col) => {
+      if (column.blocks.length < blocksNeeded) {
+        throw new RangeError(`column ${col} has ${column.blocks.length} blocks of ${blocksNeeded}`);
+      }
+      table.columns[col] = { float: column.float, blocks: column.blocks };
+    });
+    table.rows = data.rows;
+    for (const [at, text] of data.texts) table.texts.set(at, text);
+    return table;
   }
 
   /** Cell (`row`, `col`): a number, a text or null (missing). */

@@ -17,7 +17,8 @@ export class CsvExportError extends Error {
     /** The multipart field of the file ('conversionCSV' or 'redownloadsCSV'). */
     readonly field: TUploadField,
     readonly reason: TCsvExportErrorReason,
-    detail: string,
+    /** What is wrong, without the field (the message is `${field}: ${detail}`). */
+    readonly detail: string,
     options?: { cause?: unknown },
   ) {
     super(`${field}: ${detail}`, options);

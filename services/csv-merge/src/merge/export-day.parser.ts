@@ -150,6 +150,15 @@ function formatDay(dayNumber: number, style: TDateStyle): string {
     : `${civilMonth}/${civilDay}/${civilYear}`;
 }
 
+/** {@link ExportDates} as plain data for `postMessage` (see `ExportDates.toData`). */
+export interface TExportDatesData {
+  count: number;
+  days: Int32Array<ArrayBuffer>;
+  styles: Uint8Array<ArrayBuffer>;
+  /** Dates kept as written, as [row, text]. */
+  texts: [number, string][];
+}
+
 /**
  * The date cells and day numbers of an export's rows, compactly (issue 10): 4 bytes for the
  * day number and 1 for how the date is written (M/D/YY, M/D/YYYY or YYYY-MM-DD, given back
@@ -193,6 +202,34 @@ export class ExportDates {
     if (this.count === 0) return;
     this.count--;
     this.texts.delete(this.count);
+  }
+
+  /**
+   * The dates as plain data and the ArrayBuffers to transfer with them (after a transfer this
+   * object's arrays are detached: do not use it again).
+   */
+  toData(): { data: TExportDatesData; buffers: ArrayBuffer[] } {
+    return {
+      data: { count: this.count, days: this.days, styles: this.styles, texts: [...this.texts] },
+      buffers: [this.days.buffer, this.styles.buffer],
+    };
+  }
+
+  /**
+   * Dates from {@link ExportDates.toData}'s data (its arrays are used, not copied).
+   *
+   * @throws RangeError when the arrays are shorter than `count`.
+   */
+  static fromData(data: TExportDatesData): ExportDates {
+    if (data.days.length < data.count || data.styles.length < data.count) {
+      throw new RangeError(`date arrays shorter than their ${data.count} rows`);
+    }
+    const dates = new ExportDates();
+    dates.days = data.days;
+    dates.styles = data.styles;
+    dates.count = data.count;
+    for (const [row, text] of data.texts) dates.texts.set(row, text);
+    return dates;
   }
 
   /** Day number of row `row`, or {@link NO_DAY}. */

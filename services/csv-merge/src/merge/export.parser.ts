@@ -2,10 +2,10 @@ import { Readable, pipeline } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import type { TChartCell, TUploadField } from '@aso/contracts';
-import { CellTable } from './cell.table';
+import { CellTable, type TCellTableData } from './cell.table';
 import { createCellReader } from './cell-value.reader';
 import { CsvExportError } from './csv-export.error';
-import { ExportDates, isoFromDayNumber, NO_DAY } from './export-day.parser';
+import { ExportDates, isoFromDayNumber, NO_DAY, type TExportDatesData } from './export-day.parser';
 import { parsePreamble, type TPreamble } from './preamble.parser';
 import {
   HEADER_SEARCH_LINES,
@@ -63,6 +63,21 @@ export interface TParseOptions {
 /** One turn of the event loop (timers and I/O run). */
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** A {@link ParsedExport} as plain data for `postMessage` (see `ParsedExport.toData`). */
+export interface TParsedExportData {
+  field: TUploadField;
+  headers: string[];
+  dateIndex: number;
+  preamble: TPreamble;
+  headerLine: number;
+  encoding: TExportEncoding;
+  delimiter: TExportDelimiter;
+  skippedRows: number;
+  table: TCellTableData;
+  columns: number[];
+  dates: TExportDatesData;
+}
+
 /**
  * A parsed App Store Connect export. The rows are held compactly (a {@link CellTable}, the
  * date texts and day numbers), never as an object per row; read them by index.
@@ -87,6 +102,48 @@ export class ParsedExport {
     private readonly columns: readonly number[],
     private readonly dates: ExportDates,
   ) {}
+
+  /**
+   * The export as plain data and the ArrayBuffers to transfer with it, so a worker thread can
+   * hand it over without copying its rows (this object is unusable after the transfer).
+   */
+  toData(): { data: TParsedExportData; buffers: ArrayBuffer[] } {
+    const table = this.table.toData();
+    const dates = this.dates.toData();
+    return {
+      data: {
+        field: this.field,
+        headers: this.headers,
+        dateIndex: this.dateIndex,
+        preamble: this.preamble,
+        headerLine: this.headerLine,
+        encoding: this.encoding,
+        delimiter: this.delimiter,
+        skippedRows: this.skippedRows,
+        table: table.data,
+        columns: [...this.columns],
+        dates: dates.data,
+      },
+      buffers: [...table.buffers, ...dates.buffers],
+    };
+  }
+
+  /** The export {@link ParsedExport.toData} described (its arrays are used, not copied). */
+  static fromData(data: TParsedExportData): ParsedExport {
+    return new ParsedExport(
+      data.field,
+      data.headers,
+      data.dateIndex,
+      data.preamble,
+      data.headerLine,
+      data.encoding,
+      data.delimiter,
+      data.skippedRows,
+      CellTable.fromData(data.table),
+      data.columns,
+      ExportDates.fromData(data.dates),
+    );
+  }
 
   /** Number of data rows. */
   get rowCount(): number {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseEnv } from '@aso/contracts';
 import { ZWorkerBaseEnv } from '@aso/queue';
@@ -11,11 +12,18 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   /** Port of /healthz and /metrics; 0 picks a free port. */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9103),
   /**
-   * Whether a merge of two large exports parses them at the same time, the larger in a worker
-   * thread (issue 10: about 40 % faster on 2 cores for about 60 MB more peak memory). 'false'
-   * parses them one after the other.
+   * Parse threads this process runs at once (issue 10): a merge of two large exports parses
+   * them at the same time, the larger in a worker thread, while one is free (about 40 % faster
+   * on 2 cores for about 60 MB more peak memory each); otherwise one after the other. 0: never.
+   * Default: the cores less one (at least 1), so concurrent merges do not add threads that
+   * have no core to run on.
    */
-  PARSE_IN_THREAD: z.stringbool().default(true),
+  PARSE_THREADS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64)
+    .default(Math.max(1, availableParallelism() - 1)),
   /** Days a merged dataset (and its uploads) is kept. */
   DATASET_TTL_DAYS: z.coerce.number().min(0).default(30),
 });

@@ -16,7 +16,7 @@ import { lazyUploadStream } from './upload.reader';
 
 /**
  * Size of the smaller upload (bytes) from which a merge parses the two at once, the larger in
- * a worker thread (see `PARSE_IN_THREAD`): below it, starting the thread costs about what it
+ * a worker thread (see `PARSE_THREADS`): below it, starting the thread costs about what it
  * saves.
  */
 export const THREAD_MIN_BYTES = 2_000_000;
@@ -54,7 +54,8 @@ export function mergeKeyOf(
  * stored: the download renders it from the rows.
  *
  * Two large files are parsed at the same time, the larger in a worker thread (see
- * {@link threadedField}; off with `PARSE_IN_THREAD=false`).
+ * {@link threadedField}), while fewer than `PARSE_THREADS` merges of this process do so;
+ * otherwise one after the other.
  *
  * Long merges (issue 10): parsing and storing pause about every 50 ms for a turn of the event
  * loop and extend the job's lock (see `createJobPause`), so BullMQ never takes the job for
@@ -72,6 +73,7 @@ export function mergeKeyOf(
  */
 export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
   const { db, env, log } = deps;
+  let parseThreads = 0;
   return async (data, job): Promise<TMergedData> => {
     const slots: [TUploadField, string | null][] = [
       ['conversionCSV', data.conversionUploadId],
@@ -135,7 +137,9 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
       );
     }
 
-    const thread = env.PARSE_IN_THREAD ? threadedField(fieldSizes) : null;
+    const wanted = threadedField(fieldSizes);
+    const thread = wanted && parseThreads < env.PARSE_THREADS ? wanted : null;
+    if (thread) parseThreads++;
     const startedAt = performance.now();
     let merged;
     try {
@@ -150,6 +154,8 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
         throw new UnrecoverableError(error.message);
       }
       throw error;
+    } finally {
+      if (thread) parseThreads--;
     }
 
     const mergedAt = performance.now();

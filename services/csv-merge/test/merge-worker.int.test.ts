@@ -63,6 +63,7 @@ async function startHarness(
       LOG_LEVEL: 'silent',
       HEALTH_PORT: '0',
       DATASET_TTL_DAYS: String(TTL_DAYS),
+      PARSE_THREADS: '1',
     }),
     { handleSignals: false, log },
   );
@@ -284,29 +285,36 @@ describe('merge job', () => {
     expect(redownloads.length).toBeGreaterThan(conversion.length);
     const upload = (field: 'conversionCSV' | 'redownloadsCSV', content: Buffer) =>
       insertUpload(db, { userId, field, filename: `${field}.csv`, content, ttlDays: 30 });
-    const conversionUploadId = await upload('conversionCSV', conversion);
-    const redownloadsUploadId = await upload('redownloadsCSV', redownloads);
-
-    const result = await worker.merge({ userId, conversionUploadId, redownloadsUploadId });
-    expect(result.failedReason).toBeNull();
-    const mergedData = ZMergedData.parse(result.value);
-    const stored = worker.logs.find((l) => l.datasetId === mergedData.downloadId);
-    expect(stored).toMatchObject({
-      msg: 'dataset stored',
-      parsedInThread: 'redownloadsCSV',
-      rows: 70_000,
+    const pair = async () => ({
+      conversionUploadId: await upload('conversionCSV', conversion),
+      redownloadsUploadId: await upload('redownloadsCSV', redownloads),
     });
+    const [first, second] = [await pair(), await pair()];
 
+    // Two merges at once (CONCURRENCY 2) with PARSE_THREADS=1: one thread between them.
+    const results = await Promise.all([
+      worker.merge({ userId, ...first }),
+      worker.merge({ userId, ...second }),
+    ]);
     const direct = await parseAndMergeExports({
       conversionCSV: Readable.from([conversion]),
       redownloadsCSV: Readable.from([redownloads]),
     });
-    expect(mergedData).toEqual(toMergedData(direct, mergedData.downloadId));
-    expect(await findLiveDatasetRows(db, mergedData.downloadId, userId)).toEqual({
-      id: mergedData.downloadId,
-      headers: direct.headers,
-      rows: direct.toRowObjects(),
-    });
+    const threaded: unknown[] = [];
+    for (const result of results) {
+      expect(result.failedReason).toBeNull();
+      const mergedData = ZMergedData.parse(result.value);
+      expect(mergedData).toEqual(toMergedData(direct, mergedData.downloadId));
+      expect(await findLiveDatasetRows(db, mergedData.downloadId, userId)).toEqual({
+        id: mergedData.downloadId,
+        headers: direct.headers,
+        rows: direct.toRowObjects(),
+      });
+      const stored = worker.logs.find((l) => l.datasetId === mergedData.downloadId);
+      expect(stored).toMatchObject({ msg: 'dataset stored', rows: 70_000 });
+      threaded.push(stored!.parsedInThread);
+    }
+    expect(threaded.sort()).toEqual([null, 'redownloadsCSV']);
   });
 
   it('reads a UTF-16LE upload byte for byte', async ({ worker, database }) => {

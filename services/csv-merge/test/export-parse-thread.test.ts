@@ -107,7 +107,7 @@ describe('parseExportInThread (issue 10)', () => {
     );
   });
 
-  it('fails with read_failed when the upload stream fails, and stops the thread', async () => {
+  it('fails with read_failed, naming the cause, when the upload stream fails', async () => {
     const bytes = constructedExport(50_000, ['Impressions', 'Downloads']);
     async function* failing() {
       yield bytes.subarray(0, 300_000);

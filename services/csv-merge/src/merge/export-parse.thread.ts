@@ -50,11 +50,12 @@ function parseThreadScript(): Promise<string> {
 
 /**
  * Parses one export in a worker thread of its own (issue 10: the two files of a merge are
- * parsed at the same time, on two cores), started from {@link parseThreadScript}. The bytes of `input` are copied to the thread in
- * the pieces `input` yields, at most {@link THREAD_IN_FLIGHT_BYTES} ahead of its parser; the
- * thread runs `parseExport` (same rules, same errors) and hands the parsed rows back as
- * transferred typed arrays, so nothing is copied on the way back. The thread ends with the
- * parse. `input` is read only here and destroyed at the end.
+ * parsed at the same time, on two cores), started from {@link parseThreadScript}. The bytes of
+ * `input` are copied to the thread in the pieces `input` yields, at most
+ * {@link THREAD_IN_FLIGHT_BYTES} ahead of its parser; the thread runs `parseExport` (same
+ * rules, same errors) and hands the parsed rows back as transferred typed arrays, so nothing
+ * is copied on the way back. The thread is terminated once it answered or failed; `input` is
+ * read only here and destroyed at the end.
  *
  * @param options.maxRows / options.pauseEveryMs - as `parseExport`'s (pauses in the thread
  *   let it take the next bytes; the caller's event loop is never held).

@@ -97,7 +97,7 @@ export const csvMergeBenchmark: TBenchmark = {
     const errors: string[] = [];
     const described: string[] = [];
     const [merger] = await system.ensureWorkers({ 'csv-merge': { count: 1 } });
-    const [user] = await system.users(1);
+    const [user, second] = await system.users(2);
     let largest: { label: string; bytes: number } | null = null;
 
     ladder: for (const step of steps) {
@@ -114,6 +114,35 @@ export const csvMergeBenchmark: TBenchmark = {
         `${label}: conversion ${formatValue(files.conversionCSV.bytes.length / 1e6, 'MB')} (${files.conversionCSV.rows} days), ` +
           `redownloads ${formatValue(files.redownloadsCSV.bytes.length / 1e6, 'MB')} (${files.redownloadsCSV.rows} days), merged ${expectedRows} rows.`,
       );
+      /** Uploads the two files as `u` and checks the answer (BenchFailure when it is wrong). */
+      const uploadPair = async (u: NonNullable<typeof user>): Promise<void> => {
+        const answer = await system.api.upload(
+          u,
+          {
+            conversionCSV: {
+              filename: files.conversionCSV.filename,
+              bytes: files.conversionCSV.bytes,
+            },
+            redownloadsCSV: {
+              filename: files.redownloadsCSV.filename,
+              bytes: files.redownloadsCSV.bytes,
+            },
+          },
+          UPLOAD_CLIENT_TIMEOUT_MS,
+        );
+        const merged = answer.mergedData;
+        if (
+          merged.totalRows !== expectedRows ||
+          merged.appName !== APP_NAME ||
+          merged.territory !== TERRITORY ||
+          merged.headers.at(-1) !== 'Territory'
+        ) {
+          throw new BenchFailure(
+            `the merge answered ${merged.totalRows} rows for ${merged.appName ?? 'no app'} / ${merged.territory ?? 'no territory'} ` +
+              `(last column ${merged.headers.at(-1)}); expected ${expectedRows} rows for ${APP_NAME} / ${TERRITORY}, last column Territory`,
+          );
+        }
+      };
       const baselineMs: number[] = [];
       for (let run = 0; run < size.runs; run++) {
         const t0 = nowMs();
@@ -134,24 +163,11 @@ export const csvMergeBenchmark: TBenchmark = {
           { name: 'api', pid: system.apiProcess.pid },
         ]).start();
         const started = nowMs();
-        let answer;
         try {
-          answer = await system.api.upload(
-            user!,
-            {
-              conversionCSV: {
-                filename: files.conversionCSV.filename,
-                bytes: files.conversionCSV.bytes,
-              },
-              redownloadsCSV: {
-                filename: files.redownloadsCSV.filename,
-                bytes: files.redownloadsCSV.bytes,
-              },
-            },
-            UPLOAD_CLIENT_TIMEOUT_MS,
-          );
+          await uploadPair(user!);
         } catch (err) {
           const [worker] = sampler.stop();
+          if (err instanceof BenchFailure) throw err;
           errors.push(
             `${label}: the upload failed after ${formatValue((nowMs() - started) / 1000, 's')} ` +
               `(${err instanceof Error ? err.message : String(err)}); csv-merge worker peak RSS ${formatValue(worker!.peakRssMb, 'MB')}, ` +
@@ -161,18 +177,6 @@ export const csvMergeBenchmark: TBenchmark = {
         }
         const ms = nowMs() - started;
         const [worker, api] = sampler.stop();
-        const merged = answer.mergedData;
-        if (
-          merged.totalRows !== expectedRows ||
-          merged.appName !== APP_NAME ||
-          merged.territory !== TERRITORY ||
-          merged.headers.at(-1) !== 'Territory'
-        ) {
-          throw new BenchFailure(
-            `the merge answered ${merged.totalRows} rows for ${merged.appName ?? 'no app'} / ${merged.territory ?? 'no territory'} ` +
-              `(last column ${merged.headers.at(-1)}); expected ${expectedRows} rows for ${APP_NAME} / ${TERRITORY}, last column Territory`,
-          );
-        }
         figures.add(`${step.tag}.time`, `${label}: upload start -> answer`, 's', ms / 1000);
         figures.add(
           `${step.tag}.rate`,
@@ -208,6 +212,48 @@ export const csvMergeBenchmark: TBenchmark = {
         baselineMs.map((ms) => totalBytes / 1e6 / (ms / 1000)),
       );
       largest = { label, bytes: step.bytes ?? 0 };
+
+      // The worker merges CONCURRENCY (2) uploads at once: the largest size, twice at a time.
+      if (step !== steps.at(-1)) continue;
+      for (let run = 0; run < size.runs; run++) {
+        const sampler = new ProcessSampler([{ name: 'csv-merge', pid: merger!.pid }]).start();
+        const started = nowMs();
+        const settled = await Promise.allSettled([uploadPair(user!), uploadPair(second!)]);
+        const ms = nowMs() - started;
+        const [worker] = sampler.stop();
+        const failed = settled.find((r) => r.status === 'rejected');
+        if (failed) {
+          const reason: unknown = failed.reason;
+          if (reason instanceof BenchFailure) throw reason;
+          errors.push(
+            `${label}, two uploads at once: failed after ${formatValue(ms / 1000, 's')} ` +
+              `(${reason instanceof Error ? reason.message : String(reason)}); csv-merge worker peak RSS ${formatValue(worker!.peakRssMb, 'MB')}.`,
+          );
+          break;
+        }
+        figures.add(
+          `${step.tag}.pair.time`,
+          `${label}, two uploads at once (two users): start -> both answered`,
+          's',
+          ms / 1000,
+        );
+        figures.add(
+          `${step.tag}.pair.rss`,
+          `${label}, two uploads at once: csv-merge worker peak RSS`,
+          'MB',
+          worker!.peakRssMb,
+        );
+        ctx.log(
+          `csv: ${label} two at once, run ${run + 1}/${size.runs}: ${formatValue(ms / 1000, 's')}, worker peak RSS ${formatValue(worker!.peakRssMb, 'MB')}`,
+        );
+      }
+      if (figures.samples(`${step.tag}.pair.time`).length > 0) {
+        figures.baseline(
+          `${step.tag}.pair.time`,
+          'one upload of the same files, same run',
+          figures.samples(`${step.tag}.time`),
+        );
+      }
     }
 
     const targets: TTargetCheck[] = [];
@@ -233,7 +279,7 @@ export const csvMergeBenchmark: TBenchmark = {
       setup: [
         'Files: CONSTRUCTED exports generated into a temporary folder (never committed) in the layout of fixtures/asc-analytics (BOM, CRLF, quoted preamble and header, quoted thousands), both starting on the same day; a 20 MB export spans centuries of days, so large sizes use M/D/YYYY dates.',
         ...described,
-        `One POST /api/uploads with both files (multipart), answered once the csv-merge worker stored the dataset; the answer is checked (rows, app name, territory, columns). The api waits up to ${UPLOAD_WAIT_MS / 1000} s (UPLOAD_WAIT_MS) before answering 504.`,
+        `One POST /api/uploads with both files (multipart), answered once the csv-merge worker stored the dataset; the answer is checked (rows, app name, territory, columns). The api waits up to ${UPLOAD_WAIT_MS / 1000} s (UPLOAD_WAIT_MS) before answering 504. At the largest size, two such uploads by two users are then also sent at once (the worker merges 2 jobs at a time by default).`,
         'Processes: api and 1 csv-merge worker (default concurrency and lock settings); RSS and CPU from /proc every 250 ms.',
       ],
       figures: figures.build(),

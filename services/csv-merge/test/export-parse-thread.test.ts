@@ -107,6 +107,16 @@ describe('parseExportInThread (issue 10)', () => {
     );
   });
 
+  it('parses on the calling thread when the thread cannot be built', async () => {
+    const path = ascFixture(SAMPLE_EXPORTS[0].redownloads);
+    const here = await parseExport(createReadStream(path), 'redownloadsCSV');
+    const fallback = await parseExportInThread(createReadStream(path), 'redownloadsCSV', {}, () =>
+      Promise.reject(new Error('esbuild is not installed')),
+    );
+    expect(describeExport(fallback)).toEqual(describeExport(here));
+    expect(fallback.rowCount).toBe(SAMPLE_EXPORTS[0].days);
+  });
+
   it('fails with read_failed, naming the cause, when the upload stream fails', async () => {
     const bytes = constructedExport(50_000, ['Impressions', 'Downloads']);
     async function* failing() {

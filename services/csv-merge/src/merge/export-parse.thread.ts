@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { build } from 'esbuild';
 import type { TUploadField } from '@aso/contracts';
 import { CsvExportError } from './csv-export.error';
-import { ParsedExport } from './export.parser';
+import { parseExport, ParsedExport } from './export.parser';
 import type { TFromParseThread, TParseThreadInit, TToParseThread } from './export-parse.worker';
 
 /**
@@ -57,32 +57,37 @@ function parseThreadScript(): Promise<string> {
  * is copied on the way back. The thread is terminated once it answered or failed; `input` is
  * read only here and destroyed at the end.
  *
+ * When the thread cannot be built or started, the file is parsed by `parseExport` on the
+ * caller's thread instead (same result, no parallelism).
+ *
  * @param options.maxRows / options.pauseEveryMs - as `parseExport`'s (pauses in the thread
  *   let it take the next bytes; the caller's event loop is never held).
+ * @param loadScript - the thread's code (default: {@link parseThreadScript}; tests pass one
+ *   that fails).
  * @throws CsvExportError as `parseExport` does; 'read_failed' when `input` fails.
- * @throws Error when the thread cannot be built or started, or dies (e.g. out of memory),
- *   naming the field.
+ * @throws Error when the thread dies before it answered (e.g. out of memory), naming the field.
  */
 export async function parseExportInThread(
   input: Readable,
   field: TUploadField,
   options: { maxRows?: number; pauseEveryMs?: number } = {},
+  loadScript: () => Promise<string> = parseThreadScript,
 ): Promise<ParsedExport> {
   const init: TParseThreadInit = { field, ...options };
-  let script: string;
+  let worker: Worker;
   try {
-    script = await parseThreadScript();
-  } catch (error) {
-    input.destroy();
-    throw new Error(`${field}: the parse thread's script could not be built`, { cause: error });
+    worker = new Worker(await loadScript(), {
+      eval: true,
+      workerData: init,
+      // Parsing makes short-lived garbage only; a small young generation keeps the thread's
+      // share of the worker's RSS small (issue 10: under 400 MB with both files in memory).
+      resourceLimits: { maxYoungGenerationSizeMb: PARSE_THREAD_YOUNG_GENERATION_MB },
+    });
+  } catch {
+    // No thread (esbuild missing from an image, threads refused): the same parse here, on
+    // this thread's event loop; slower, never wrong. `input` was not read yet.
+    return parseExport(input, field, options);
   }
-  const worker = new Worker(script, {
-    eval: true,
-    workerData: init,
-    // Parsing makes short-lived garbage only; a small young generation keeps the thread's
-    // share of the worker's RSS small (issue 10: under 400 MB with both files in memory).
-    resourceLimits: { maxYoungGenerationSizeMb: PARSE_THREAD_YOUNG_GENERATION_MB },
-  });
   let settled = false;
   let inFlight = 0;
   let wakePump: (() => void) | null = null;

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, describe, expect, vi } from 'vitest';
 import { it } from '@aso/testkit/vitest';
 import {
   createRedis,
@@ -24,15 +24,9 @@ const step = (n: number): TBusEvent => ({
     ended_at: null,
   },
 });
+/** How `vi.waitUntil` polls here. */
+const WAIT = { timeout: 5_000, interval: 10 };
 const label = (e: ProgressEntry) => (e.event.type === 'step' ? e.event.step.message : e.event.type);
-const until = async (cond: () => boolean, ms = 5_000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
-
 function setup(url: string, prefix: string) {
   const cmd = createRedis(url, { role: 'producer', name: 'test:cmd' });
   const cmd2 = createRedis(url, { role: 'producer', name: 'test:cmd2' });
@@ -63,11 +57,13 @@ describe('progress event bus', () => {
     for (let i = 4; i <= 5; i++) await bus.append('audit-1', step(i));
     const stopLate = await subscriber.listen('audit-1', undefined, (e) => late.push(e));
     for (let i = 6; i <= 8; i++) await bus.append('audit-1', step(i));
-    await until(() => early.length === 8 && late.length === 8).catch((e: unknown) => {
-      throw new Error(
-        `${String(e)}: early ${early.map(label).join()} late ${late.map(label).join()}`,
-      );
-    });
+    await vi
+      .waitUntil(() => early.length === 8 && late.length === 8, WAIT)
+      .catch((e: unknown) => {
+        throw new Error(
+          `${String(e)}: early ${early.map(label).join()} late ${late.map(label).join()}`,
+        );
+      });
     await new Promise((r) => setTimeout(r, 100));
 
     const all = Array.from({ length: 8 }, (_, i) => `event ${i + 1}`);
@@ -98,7 +94,7 @@ describe('progress event bus', () => {
     await Promise.all(
       Array.from({ length: 50 }, (_, i) => (i % 2 ? bus : bus2).append('audit-3', step(i))),
     );
-    await until(() => got.length === 50);
+    await vi.waitUntil(() => got.length === 50, WAIT);
     await new Promise((r) => setTimeout(r, 100));
     expect(got).toHaveLength(50);
     const ids = got.map((e) => e.id);

@@ -1,11 +1,13 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { it } from '@aso/testkit/vitest';
 import { ANALYZE_URL_ERROR, ZAudit, type TBusEvent } from '@aso/contracts';
 import { ProgressBus } from '@aso/queue';
 import { readSse, type TSseMessage } from '../src/cli/sse.client';
+import { appStep, at, step } from './bus-event.builders';
 import {
+  analyze,
   createUser,
   INSTAGRAM_URL,
   readProgress,
@@ -302,33 +304,6 @@ describe('audits, saved audits and feedback belong to their owner', () => {
   });
 });
 
-const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-const appStep = (appId: string, step_id: string, status: string, s: number, extra: object = {}) =>
-  ({
-    type: 'app_step',
-    appId,
-    role: appId === '324684580' ? 'main' : 'competitor',
-    step_id,
-    status,
-    message: `${step_id} ${status}`,
-    at: at(s),
-    emittedAt: 1,
-    ...extra,
-  }) as TBusEvent;
-const step = (step_id: string, status: string, s: number) =>
-  ({
-    type: 'step',
-    step: {
-      step_id,
-      status,
-      message: `${step_id} ${status}`,
-      progress_pct: status === 'done' ? 100 : 0,
-      started_at: at(s),
-      ended_at: status === 'done' ? at(s + 1) : null,
-    },
-    emittedAt: 1,
-  }) as TBusEvent;
-
 describe('GET /api/progress (SSE relay of recorded events)', () => {
   it('aggregates app steps, resumes with Last-Event-ID exactly once, heartbeats and closes after complete', async ({
     database,
@@ -339,14 +314,7 @@ describe('GET /api/progress (SSE relay of recorded events)', () => {
     const bus = new ProgressBus(conn, { prefix: redis.prefix });
     try {
       const a = await createUser(database.db, 'sse@example.com');
-      const { id } = (
-        await api.app.inject({
-          method: 'POST',
-          url: '/api/analyze',
-          headers: a.headers,
-          payload: { appStoreUrl: SPOTIFY_URL, competitorUrl1: INSTAGRAM_URL },
-        })
-      ).json<{ id: string }>();
+      const id = await analyze(api, a, { appStoreUrl: SPOTIFY_URL, competitorUrl1: INSTAGRAM_URL });
       const S = '324684580';
       const I = '389801252';
       const events: TBusEvent[] = [
@@ -432,14 +400,7 @@ describe('GET /api/progress (SSE relay of recorded events)', () => {
     const bus = new ProgressBus(conn, { prefix: redis.prefix });
     try {
       const a = await createUser(database.db, 'sse-shared@example.com');
-      const { id } = (
-        await api.app.inject({
-          method: 'POST',
-          url: '/api/analyze',
-          headers: a.headers,
-          payload: { appStoreUrl: SPOTIFY_URL, competitorUrl1: INSTAGRAM_URL },
-        })
-      ).json<{ id: string }>();
+      const id = await analyze(api, a, { appStoreUrl: SPOTIFY_URL, competitorUrl1: INSTAGRAM_URL });
       const S = '324684580';
       const I = '389801252';
       const first = await bus.append(id, appStep(S, 'url_validation', 'done', 1));
@@ -458,12 +419,11 @@ describe('GET /api/progress (SSE relay of recorded events)', () => {
       const fresh: TSseMessage[] = [];
       const resumed: TSseMessage[] = [];
       const done = Promise.all([read(null, fresh), read(first, resumed)]);
-      const until = async (cond: () => boolean) => {
-        for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-        expect(cond()).toBe(true);
-      };
       // Both replays arrived: both clients are live (on one shared feed, see progress.feed).
-      await until(() => fresh.length === 2 && resumed.length === 1);
+      await vi.waitUntil(() => fresh.length === 2 && resumed.length === 1, {
+        timeout: 5_000,
+        interval: 10,
+      });
 
       await bus.append(id, appStep(S, 'cache_check', 'done', 3));
       await bus.append(id, { type: 'complete', auditId: id, emittedAt: 2 });
@@ -495,14 +455,7 @@ describe('GET /api/progress (SSE relay of recorded events)', () => {
     const api = await startApi(database, redis);
     try {
       const a = await createUser(database.db, 'old@example.com');
-      const { id } = (
-        await api.app.inject({
-          method: 'POST',
-          url: '/api/analyze',
-          headers: a.headers,
-          payload: { appStoreUrl: SPOTIFY_URL },
-        })
-      ).json<{ id: string }>();
+      const id = await analyze(api, a, { appStoreUrl: SPOTIFY_URL });
       await database.db
         .updateTable('audits')
         .set({ status: 'failed', error: 'App not found in the US App Store' })

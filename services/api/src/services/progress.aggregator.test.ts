@@ -1,45 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { TBusEvent } from '@aso/contracts';
 import {
   formatEventId,
   parseEventId,
   ProgressAggregator,
   type TClientMessage,
 } from './progress.aggregator';
+import { appStep as app, at, step } from '../../test/bus-event.builders';
 
-const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-const app = (
-  appId: string,
-  step_id: string,
-  status: string,
-  s: number,
-  message = `${step_id} ${status}`,
-  extra: object = {},
-) =>
-  ({
-    type: 'app_step',
-    appId,
-    role: 'main',
-    step_id,
-    status,
-    message,
-    at: at(s),
-    emittedAt: s,
-    ...extra,
-  }) as TBusEvent;
-const step = (step_id: string, status: string, s: number) =>
-  ({
-    type: 'step',
-    step: {
-      step_id,
-      status,
-      message: `${step_id} ${status}`,
-      progress_pct: status === 'done' ? 100 : 0,
-      started_at: at(s),
-      ended_at: status === 'done' ? at(s) : null,
-    },
-    emittedAt: s,
-  }) as TBusEvent;
 const brief = (m: TClientMessage) =>
   m.event === 'step'
     ? `${m.data.step_id}:${m.data.status}:${m.data.progress_pct}:${m.data.message}`
@@ -71,8 +38,10 @@ describe('ProgressAggregator', () => {
 
   it('counts cache hits from the flag, or from the message when there is none', () => {
     const agg = new ProgressAggregator(['1', '2']);
-    agg.apply(app('1', 'cache_check', 'done', 1, 'whatever', { cacheHit: true }));
-    const out = agg.apply(app('2', 'cache_check', 'done', 2, 'Cache hit: snapshot from yesterday'));
+    agg.apply(app('1', 'cache_check', 'done', 1, { message: 'whatever', cacheHit: true }));
+    const out = agg.apply(
+      app('2', 'cache_check', 'done', 2, { message: 'Cache hit: snapshot from yesterday' }),
+    );
     expect(out.map(brief)).toEqual([
       'cache_check:done:100:Checked the cache for 2 of 2 apps: 2 cache hits',
     ]);
@@ -80,7 +49,10 @@ describe('ProgressAggregator', () => {
     expect(
       miss
         .apply(
-          app('1', 'cache_check', 'done', 1, 'No fresh snapshot; scraping', { cacheHit: false }),
+          app('1', 'cache_check', 'done', 1, {
+            message: 'No fresh snapshot; scraping',
+            cacheHit: false,
+          }),
         )
         .map(brief),
     ).toEqual(['cache_check:done:100:Checked the cache for 1 of 1 app']);
@@ -89,7 +61,9 @@ describe('ProgressAggregator', () => {
   it("shows an app's error with its message, and a retry replaces it; done stays done", () => {
     const agg = new ProgressAggregator(['1']);
     expect(
-      agg.apply(app('1', 'scrape', 'error', 1, 'The App Store answered HTTP 503')).map(brief),
+      agg
+        .apply(app('1', 'scrape', 'error', 1, { message: 'The App Store answered HTTP 503' }))
+        .map(brief),
     ).toEqual(['scrape:error:0:The App Store answered HTTP 503']);
     expect(agg.apply(app('1', 'scrape', 'done', 2)).map(brief)).toEqual([
       'scrape:done:100:Scraped 1 of 1 app',

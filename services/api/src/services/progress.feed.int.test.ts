@@ -1,40 +1,17 @@
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, describe, expect, vi } from 'vitest';
 import { it } from '@aso/testkit/vitest';
 import { createRedis, ProgressBus, ProgressSubscriber } from '@aso/queue';
 import type { TBusEvent } from '@aso/contracts';
 import { formatEventId, ProgressAggregator, type TEventPosition } from './progress.aggregator';
 import { ProgressFeeds, renderSseMessage, type TFeedMember } from './progress.feed';
+import { appStep, step } from '../../test/bus-event.builders';
 
 const conns: ReturnType<typeof createRedis>[] = [];
 afterAll(() => conns.forEach((c) => c.disconnect()));
 
 const APPS = ['1', '2'];
-const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-const appStep = (appId: string, step_id: string, status: string, s: number) =>
-  ({
-    type: 'app_step',
-    appId,
-    role: appId === '1' ? 'main' : 'competitor',
-    step_id,
-    status,
-    message: `${step_id} ${status}`,
-    at: at(s),
-    emittedAt: s,
-  }) as TBusEvent;
-const step = (step_id: string, status: string, s: number) =>
-  ({
-    type: 'step',
-    step: {
-      step_id,
-      status,
-      message: `${step_id} ${status}`,
-      progress_pct: status === 'done' ? 100 : 0,
-      started_at: at(s),
-      ended_at: status === 'done' ? at(s) : null,
-    },
-    emittedAt: s,
-  }) as TBusEvent;
-
+/** How `vi.waitUntil` polls here. */
+const WAIT = { timeout: 5_000, interval: 10 };
 /** What the old per-client code wrote for these entries: one aggregator, one string per message. */
 function expectedMessages(entries: readonly { id: string; event: TBusEvent }[]) {
   const agg = new ProgressAggregator(APPS);
@@ -72,14 +49,6 @@ function recorder(feeds: ProgressFeeds, auditId: string, resume: TEventPosition 
     },
   };
 }
-
-const until = async (cond: () => boolean, ms = 5_000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 function setup(url: string, prefix: string) {
   const cmd = createRedis(url, { role: 'producer', name: 'test:cmd' });
@@ -137,14 +106,17 @@ describe('progress feeds (one per audit, shared by its SSE clients)', () => {
     expect(a.member.applied).toBe(4);
 
     await append(step('ai_screenshot_analysis', 'done', 5));
-    await until(() => a.writes.length === 2 && b.writes.length === 2 && c.writes.length === 1);
+    await vi.waitUntil(
+      () => a.writes.length === 2 && b.writes.length === 2 && c.writes.length === 1,
+      WAIT,
+    );
     // Live messages are encoded once: every client is written the same buffer.
     expect(b.writes[1]).toBe(a.writes[1]);
     expect(c.writes[0]).toBe(a.writes[1]);
 
     await append({ type: 'complete', auditId: audit, emittedAt: 6 });
     await append(step('finalize', 'done', 7)); // after complete: never sent
-    await until(() => a.finished + b.finished + c.finished === 3);
+    await vi.waitUntil(() => a.finished + b.finished + c.finished === 3, WAIT);
     const all = expectedMessages(entries);
     expect(all.at(-1)!.text).toContain('event: complete');
     expect(a.text()).toBe(all.map((m) => m.text).join(''));

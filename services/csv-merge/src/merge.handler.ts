@@ -86,8 +86,7 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
       );
     }
 
-    const sizes = new Map<string, number>();
-    const fieldSizes: Partial<Record<TUploadField, number>> = {};
+    const sizes: Partial<Record<TUploadField, number>> = {};
     for (const [field, id] of named) {
       const upload = await findLiveUpload(db, id, data.userId);
       if (!upload || upload.field !== field) {
@@ -95,8 +94,7 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
           `${field}: the uploaded file is no longer available; please upload it again`,
         );
       }
-      sizes.set(id, upload.sizeBytes);
-      fieldSizes[field] = upload.sizeBytes;
+      sizes[field] = upload.sizeBytes;
     }
 
     const mergeKey = mergeKeyOf(data);
@@ -127,7 +125,7 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
           if (!bytes) throw new Error(`upload ${id} (${field}) disappeared while merging`);
           return bytes;
         },
-        sizes.get(id)!,
+        sizes[field]!,
         (error) => {
           storage.error ??=
             error instanceof Error
@@ -137,7 +135,7 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
       );
     }
 
-    const wanted = threadedField(fieldSizes);
+    const wanted = threadedField(sizes);
     const thread = wanted && parseThreads < env.PARSE_THREADS ? wanted : null;
     if (thread) parseThreads++;
     const startedAt = performance.now();

@@ -98,20 +98,16 @@ export async function parseExportInThread(
   };
 
   const result = new Promise<ParsedExport>((resolve, reject) => {
-    const finish = (outcome: () => ParsedExport) => {
-      if (settled) return;
+    /** Marks the parse answered (once) and frees a waiting pump; false when it already was. */
+    const settle = () => {
+      if (settled) return false;
       settled = true;
       wake();
-      try {
-        resolve(outcome());
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
+      return true;
     };
-    const fail = (error: Error) =>
-      finish(() => {
-        throw error;
-      });
+    const fail = (error: Error) => {
+      if (settle()) reject(error);
+    };
 
     worker.on('message', (message: TFromParseThread) => {
       switch (message.kind) {
@@ -120,7 +116,12 @@ export async function parseExportInThread(
           if (inFlight < THREAD_IN_FLIGHT_BYTES) wake();
           return;
         case 'parsed':
-          finish(() => ParsedExport.fromData(message.data));
+          if (!settle()) return;
+          try {
+            resolve(ParsedExport.fromData(message.data));
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
           return;
         case 'refused':
           fail(new CsvExportError(field, message.reason, message.detail));

@@ -1,5 +1,5 @@
-import autocannon from 'autocannon';
 import { generateExport } from '../data/asc-export.generator';
+import { loadTest } from '../harness/wrk.load';
 import { FiguresBuilder } from '../report/figures.builder';
 import { formatValue } from '../report/format.helpers';
 import { median } from '../stats/stats.helpers';
@@ -12,56 +12,13 @@ export const READS_P99_TARGET_MS = 50;
 /** Last day of the benchmark dataset (its years end here). */
 const LAST_DAY = '2025-12-31';
 
-/** One autocannon run's figures. */
-export interface TLoadFigures {
-  /** 2xx answers per second over the run. */
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-}
-
 /**
  * The `Accept-Encoding` every browser sends (the web client reads chart-data through fetch): the
  * load generator asks for compressed answers as the real client does, and does not decompress
- * them (autocannon counts bytes only), so the figures are the server's, not the cost of
- * parsing megabytes of JSON in the load generator's own process.
+ * them, so the figures are the server's, not the cost of parsing megabytes of JSON in the load
+ * generator.
  */
 export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br';
-
-/**
- * Runs autocannon against `url` for `durationS` seconds with `connections` connections, each
- * request sending {@link BROWSER_ACCEPT_ENCODING} (and the bearer `token` when given), and
- * returns requests/s (2xx only) and latency p50/p99 (ms).
- * @throws BenchFailure when any answer was not 2xx or any request errored or timed out.
- */
-export async function loadTest(
-  url: string,
-  opts: { token?: string; durationS: number; connections: number },
-): Promise<TLoadFigures> {
-  const result = await autocannon({
-    url,
-    connections: opts.connections,
-    duration: opts.durationS,
-    timeout: 30,
-    headers: {
-      'accept-encoding': BROWSER_ACCEPT_ENCODING,
-      ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
-    },
-  });
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new BenchFailure(
-      `${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts under load`,
-    );
-  }
-  if (result['2xx'] === 0) throw new BenchFailure(`${url}: no answer at all under load`);
-  return {
-    rps: result['2xx'] / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result['2xx'],
-  };
-}
 
 function daysBefore(iso: string, days: number): string {
   return new Date(Date.parse(`${iso}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
@@ -70,7 +27,7 @@ function daysBefore(iso: string, days: number): string {
 /**
  * Benchmark 5 (issue 10): `GET /api/chart-data/{id}` and `GET /api/reports/{id}?start&end` on a
  * dataset of `years` years of daily rows (uploaded through `POST /api/uploads`, CONSTRUCTED
- * exports in the samples' layout), under autocannon: requests/s and latency p50/p99. Reports
+ * exports in the samples' layout), under wrk: requests/s and latency p50/p99. Reports
  * are read for the last 30 days, the last year and the whole span. Baseline: `GET /healthz`
  * on the same server in the same run. Endpoints take turns within each run.
  */
@@ -156,9 +113,10 @@ export const readsBenchmark: TBenchmark = {
         const profile = ctx.cpuProfile && run === 0;
         if (profile) await system.startApiProfile();
         const r = await loadTest(`${system.api.baseUrl}${e.path()}`, {
-          token: e.auth ? token : undefined,
           durationS: size.durationS,
           connections: size.connections,
+          headers: { 'Accept-Encoding': BROWSER_ACCEPT_ENCODING },
+          authorization: e.auth ? `Bearer ${token}` : undefined,
         });
         if (profile) await system.stopApiProfile(`reads-${e.id}`);
         figures.add(`${e.id}.rps`, `${e.label}: requests/s`, 'req/s', r.rps);
@@ -205,7 +163,7 @@ export const readsBenchmark: TBenchmark = {
       runs: size.runs,
       setup: [
         `Dataset: ${size.years} years of daily rows (${firstDay} to ${LAST_DAY}, ${rows} days), conversion + redownloads exports (CONSTRUCTED, samples' layout) merged by POST /api/uploads.`,
-        `autocannon in this process: ${size.connections} connections, ${size.durationS} s per endpoint per run, keep-alive, bearer token, \`Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}\` as a browser sends it (answers are not decompressed by the load generator); any non-2xx answer fails the benchmark. Each answer was checked once against its contract first.`,
+        `wrk (Debian's, in its own process, 1 thread): ${size.connections} keep-alive connections, ${size.durationS} s per endpoint per run, bearer token, \`Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}\` as a browser sends it (answers are not decompressed by the load generator); any answer with a status of 400 or more, socket error or timeout fails the benchmark (no request is conditional and none is redirected, so the answers counted are 200s). Each answer was checked once against its contract first. Until 2026-11-21 the load came from autocannon in the benchmark's own process, whose per-answer body handling capped chart-data near 450 requests/s (see the analysis).`,
         'Processes: the api (loaded), an idle csv-merge worker.',
       ],
       figures: figures.build(),

@@ -68,6 +68,8 @@ describe('pnpm bench --quick (every benchmark with tiny sizes)', () => {
       // The gateway's own gauge (when its /metrics exists) saw every client.
       if (byName.get('sse')!.figures.some((f) => f.id === 'promopen'))
         expect(sample('sse', 'promopen')).toBe(20);
+      // The transport floor ran on the same 20 streams (each got every burst, checked inside).
+      expect(sample('sse', 'floor.p99')).toBeGreaterThanOrEqual(sample('sse', 'floor.p50'));
       // CSV: a merge answered; reads: each endpoint answered under load.
       expect(sample('csv', '200rows.rate')).toBeGreaterThan(0);
       expect(sample('csv', '200rows.time')).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import { checkProgress, FOUR_APP_AUDIT, openProgress } from '../harness/audit.ru
 import type { TBenchUser } from '../harness/api.client';
 import type { BenchSystem } from '../harness/bench.system';
 import type { SseConnection } from '../harness/sse.client';
+import { measureSseFloor, type TSseFloor } from '../harness/sse-floor';
 import { ProcessSampler } from '../probes/process.sampler';
 import { processRedisConnections } from '../probes/redis.probe';
 import { metricValue, scrapeMetrics } from '../probes/prometheus.probe';
@@ -21,6 +22,9 @@ import { NO_CACHE_ENV } from './throughput.bench';
 export const SSE_P95_TARGET_MS = 50;
 /** Streams opened at once while connecting clients. */
 const CONNECT_CONCURRENCY = 64;
+/** Messages the transport floor writes to every stream per run, and the pause after each (ms). */
+const FLOOR_BURSTS = 5;
+const FLOOR_GAP_MS = 400;
 
 /** Soft limit of open files of this process (`Max open files` of /proc/self/limits); null when unknown. */
 export function openFilesLimit(limits = readFileSync('/proc/self/limits', 'utf8')): number | null {
@@ -33,6 +37,8 @@ export function openFilesLimit(limits = readFileSync('/proc/self/limits', 'utf8'
 interface TFanOutRun {
   /** Relay latencies of live `step` messages (worker append -> client receipt, ms). */
   latencies: number[];
+  /** Median size of a live `step` message's data (bytes of UTF-8). */
+  stepDataBytes: number;
   /** Messages received in total, and how many were replayed (emitted before the client connected). */
   messages: number;
   replayed: number;
@@ -158,6 +164,7 @@ async function fanOutRun(
       references.set(auditId, replay);
     }
     const latencies: number[] = [];
+    const stepBytes: number[] = [];
     let messages = 0;
     let replayed = 0;
     for (const [i, conn] of conns.entries()) {
@@ -170,13 +177,17 @@ async function fanOutRun(
         if (emittedAt === undefined)
           throw new BenchFailure(`audit ${auditId}: a step message carries no emittedAt`);
         if (emittedAt < conn.connectedAt) replayed++;
-        else latencies.push(m.receivedAt - emittedAt);
+        else {
+          latencies.push(m.receivedAt - emittedAt);
+          stepBytes.push(Buffer.byteLength(m.data));
+        }
       }
     }
     if (latencies.length === 0)
       throw new BenchFailure('no live step message was received: nothing to measure');
     return {
       latencies,
+      stepDataBytes: median(stepBytes),
       messages,
       replayed,
       loopDelayP99Ms: loop.p99,
@@ -217,6 +228,7 @@ export const sseFanOutBenchmark: TBenchmark = {
     await system.setStoreDelay(size.delayMs);
     const figures = new FiguresBuilder();
     const runsSeen: TFanOutRun[] = [];
+    const floors: TSseFloor[] = [];
     const base: TFanOutRun[] = [];
     await system.ensureWorkers({
       scraper: { count: 1, env: NO_CACHE_ENV },
@@ -235,6 +247,17 @@ export const sseFanOutBenchmark: TBenchmark = {
       ctx.log(
         `sse: run ${run + 1}/${size.runs}: ${r.latencies.length} live messages, p95 ${formatValue(percentile(r.latencies, 95), 'ms')}, ` +
           `p99 ${formatValue(percentile(r.latencies, 99), 'ms')}, gateway loop p99 ${formatValue(r.loopDelayP99Ms, 'ms')}`,
+      );
+      const f = await measureSseFloor({
+        clients: size.clients,
+        bursts: FLOOR_BURSTS,
+        gapMs: FLOOR_GAP_MS,
+        dataBytes: r.stepDataBytes,
+      });
+      floors.push(f);
+      ctx.log(
+        `sse: transport floor ${run + 1}/${size.runs} (bare node:http server, ${size.clients} streams, ${r.stepDataBytes}-byte messages): ` +
+          `p50 ${formatValue(percentile(f.latencies, 50), 'ms')}, p95 ${formatValue(percentile(f.latencies, 95), 'ms')}`,
       );
     }
 
@@ -271,6 +294,21 @@ export const sseFanOutBenchmark: TBenchmark = {
         `load generator's own event-loop delay p99 (part of the measured latency)`,
         'ms',
         r.clientLoopDelayP99Ms,
+      );
+    }
+    for (const f of floors) {
+      for (const q of [50, 95, 99])
+        figures.add(
+          `floor.p${q}`,
+          `transport floor: receipt p${q}, a bare node:http server writing one message to all ${n} streams at once`,
+          'ms',
+          percentile(f.latencies, q),
+        );
+      figures.add(
+        'floor.clientloop',
+        "transport floor: the load generator's own event-loop delay p99",
+        'ms',
+        f.clientLoopDelayP99Ms,
       );
     }
     figures.baseline(
@@ -334,7 +372,10 @@ export const sseFanOutBenchmark: TBenchmark = {
           `p95 ${formatValue(p95, 'ms')} (median over runs; worst run ${formatValue(figures.p95('p95'), 'ms')}); Redis connections of the gateway ` +
           (constant
             ? `constant at ${growth[0]!.streaming} in every run (${growth[0]!.names.join(', ')}) from 0 to ${n} clients and while streaming`
-            : `NOT constant: ${growth.map((g) => `${g.points}; while streaming at most ${g.streaming}`).join(' / ')}`),
+            : `NOT constant: ${growth.map((g) => `${g.points}; while streaming at most ${g.streaming}`).join(' / ')}`) +
+          (floors.length
+            ? `; transport floor of this machine (a bare node:http server writing one message to all ${n} streams, same load generator): p95 ${formatValue(median(figures.samples('floor.p95')), 'ms')}`
+            : ''),
         met: p95 < SSE_P95_TARGET_MS && constant,
       });
     }
@@ -351,6 +392,7 @@ export const sseFanOutBenchmark: TBenchmark = {
         "Every client's messages are checked against a replay of its audit read afterwards: same ids, same payloads, same order; any difference fails the benchmark.",
         'Gateway event-loop delay: monitorEventLoopDelay inside the api process (preloaded probe, 10 ms resolution), window = from all clients connected to the last complete.',
         "Redis connections of the gateway: the api process's TCP sockets to Redis (/proc), named through CLIENT LIST.",
+        `Transport floor, after each run: the same ${n} streams of the same client on a bare node:http server in its own process (no framework, no bus, no audits, no workers: bench/src/harness/sse-floor.server.ts), which writes one step-sized message (the run's median) to every stream at once, ${FLOOR_BURSTS} times ${FLOOR_GAP_MS} ms apart; latency = its emittedAt to the chunk's receipt, as above. It is the cost of the socket writes, loopback TCP and the reads alone on this machine.`,
       ],
       figures: figures.build(),
       tables: last

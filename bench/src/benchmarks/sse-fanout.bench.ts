@@ -6,7 +6,7 @@ import { QUEUES } from '@aso/queue';
 import { checkProgress, FOUR_APP_AUDIT, openProgress } from '../harness/audit.runner';
 import type { TBenchUser } from '../harness/api.client';
 import type { BenchSystem } from '../harness/bench.system';
-import type { SseConnection } from '../harness/sse.client';
+import { openStreams, type SseConnection } from '../harness/sse.client';
 import { measureSseFloor, type TSseFloor } from '../harness/sse-floor';
 import { ProcessSampler } from '../probes/process.sampler';
 import { processRedisConnections } from '../probes/redis.probe';
@@ -20,8 +20,6 @@ import { NO_CACHE_ENV } from './throughput.bench';
 
 /** Target of issue 10: SSE relay latency p95 under 50 ms with 2,000 clients. */
 export const SSE_P95_TARGET_MS = 50;
-/** Streams opened at once while connecting clients. */
-const CONNECT_CONCURRENCY = 64;
 /** Messages the transport floor writes to every stream per run, and the pause after each (ms). */
 const FLOOR_BURSTS = 5;
 const FLOOR_GAP_MS = 400;
@@ -60,20 +58,14 @@ async function connectAll(
   agent: Agent,
   onQuarter: (connected: number) => Promise<void>,
 ): Promise<SseConnection[]> {
-  const conns: SseConnection[] = new Array<SseConnection>(plan.length);
   const quarters = new Set([1, 2, 3, 4].map((q) => Math.ceil((plan.length * q) / 4)));
-  let next = 0;
-  let connected = 0;
-  const lane = async () => {
-    while (next < plan.length) {
-      const i = next++;
-      conns[i] = await openProgress(system.api, plan[i]!.user, plan[i]!.auditId, { agent });
-      connected++;
+  return openStreams(
+    plan.length,
+    (i) => openProgress(system.api, plan[i]!.user, plan[i]!.auditId, { agent }),
+    async (connected) => {
       if (quarters.has(connected)) await onQuarter(connected);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONNECT_CONCURRENCY, plan.length) }, lane));
-  return conns;
+    },
+  );
 }
 
 /**

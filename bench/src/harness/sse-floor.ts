@@ -5,11 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { BenchFailure } from '../bench.types';
 import { REPO_ROOT } from './service.process';
-import { openSse, type SseConnection } from './sse.client';
+import { openSse, openStreams, type SseConnection } from './sse.client';
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./sse-floor.server.ts', import.meta.url));
-/** Streams opened at once while connecting (as the fan-out benchmark does). */
-const CONNECT_CONCURRENCY = 64;
 /** Longest wait for the server to listen, to answer a burst, or to end (ms). */
 const STEP_TIMEOUT_MS = 30_000;
 
@@ -62,20 +60,13 @@ export async function measureSseFloor(opts: {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
-  const conns: SseConnection[] = [];
+  let conns: SseConnection[] = [];
   try {
     const [ready] = (await withTimeout('starting the server', once(child, 'message'))) as [
       { port: number },
     ];
     const url = `http://127.0.0.1:${ready.port}/`;
-    let next = 0;
-    const lane = async () => {
-      while (next < opts.clients) {
-        next++;
-        conns.push(await openSse(url, { agent }));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONNECT_CONCURRENCY, opts.clients) }, lane));
+    conns = await openStreams(opts.clients, () => openSse(url, { agent }));
 
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();

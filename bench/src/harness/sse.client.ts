@@ -123,3 +123,32 @@ export function openSse(url: string, opts: OpenSseOptions = {}): Promise<SseConn
     req.end();
   });
 }
+
+/** Streams opened at once by {@link openStreams}. */
+export const CONNECT_CONCURRENCY = 64;
+
+/**
+ * Opens `count` streams with `open(i)`, {@link CONNECT_CONCURRENCY} at a time, and returns them
+ * by index; `onOpened(n)` runs (awaited) each time the n-th stream is open, before that lane
+ * opens its next. @throws what `open` throws (streams opened so far stay open: close them, or
+ * destroy their agent).
+ */
+export async function openStreams(
+  count: number,
+  open: (i: number) => Promise<SseConnection>,
+  onOpened?: (opened: number) => Promise<void>,
+): Promise<SseConnection[]> {
+  const conns = new Array<SseConnection>(count);
+  let next = 0;
+  let opened = 0;
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      conns[i] = await open(i);
+      opened++;
+      await onOpened?.(opened);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONNECT_CONCURRENCY, count) }, lane));
+  return conns;
+}

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { z } from 'zod';
 import { BenchFailure } from '../bench.types';
+
+const execFileAsync = promisify(execFile);
 
 /** Lua script that makes wrk print its summary as one JSON line (see the script). */
 const SUMMARY_SCRIPT = fileURLToPath(new URL('./wrk-summary.lua', import.meta.url));
@@ -87,28 +90,21 @@ export async function loadTest(
     ...Object.entries(opts.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
     url,
   ];
-  const stdout = await new Promise<string>((resolve, reject) => {
-    execFile(
-      'wrk',
-      args,
-      {
-        timeout: opts.durationS * 1000 + EXIT_GRACE_MS,
-        env: { ...process.env, WRK_AUTHORIZATION: opts.authorization ?? '' },
-      },
-      (err, out, errOut) => {
-        if (!err) return resolve(out);
-        const code = (err as NodeJS.ErrnoException).code;
-        reject(
-          new BenchFailure(
-            code === 'ENOENT'
-              ? 'wrk is not installed: the reads benchmark drives its load with it (apt-get install -y wrk)'
-              : `wrk failed on ${url}: ${err.message} ${String(errOut).slice(0, 500)}`,
-            { cause: err },
-          ),
-        );
-      },
+  let stdout: string;
+  try {
+    ({ stdout } = await execFileAsync('wrk', args, {
+      timeout: opts.durationS * 1000 + EXIT_GRACE_MS,
+      env: { ...process.env, WRK_AUTHORIZATION: opts.authorization ?? '' },
+    }));
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { stderr?: string };
+    throw new BenchFailure(
+      e.code === 'ENOENT'
+        ? 'wrk is not installed: the reads benchmark drives its load with it (apt-get install -y wrk)'
+        : `wrk failed on ${url}: ${e.message} ${String(e.stderr ?? '').slice(0, 500)}`,
+      { cause: err },
     );
-  });
+  }
   const s = parseWrkSummary(stdout);
   const errors = s.connectErrors + s.readErrors + s.writeErrors;
   if (s.statusErrors > 0 || errors > 0 || s.timeouts > 0) {

@@ -58,6 +58,18 @@ describe('chart-data from the prepared dataset', () => {
     });
     expect(changed.statusCode).toBe(200);
     expect(changed.body).toBe(expected);
+    // A weak comparison matches too; a forced reload (no-cache) gets the body again.
+    const weak = await app.inject({
+      url,
+      headers: { ...user.headers, 'if-none-match': `"x", W/${String(etag)}` },
+    });
+    expect(weak.statusCode).toBe(304);
+    const reload = await app.inject({
+      url,
+      headers: { ...user.headers, 'if-none-match': String(etag), 'cache-control': 'no-cache' },
+    });
+    expect(reload.statusCode).toBe(200);
+    expect(reload.body).toBe(expected);
 
     for (const [accept, coding, decode] of [
       ['gzip, deflate', 'gzip', gunzipSync],

@@ -1,5 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import { z } from 'zod';
+import fresh from 'fresh';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -21,7 +22,7 @@ import {
   mergedCsv,
   removeDashboard,
 } from '../services/analytics.service';
-import { DatasetCache, ifNoneMatchHits } from '../services/dataset.cache';
+import { DatasetCache } from '../services/dataset.cache';
 import { MergeWaiter, mergeUploads } from '../services/upload-merge.service';
 import { receiveUploads, UPLOAD_MULTIPART_LIMITS } from '../services/upload.service';
 
@@ -130,7 +131,8 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('etag', etag)
         .header('cache-control', 'private, no-cache')
         .header('vary', 'accept-encoding');
-      if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return answer.code(304).send();
+      // If-None-Match against the ETag (RFC 9110 section 13.1.2), as Express decides it.
+      if (fresh(req.headers, { etag })) return answer.code(304).send();
       if (coding) void answer.header('content-encoding', coding);
       return answer.type(JSON_TYPE).send(body);
     },

@@ -4,6 +4,8 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { prepareReportDataset, type TPreparedDataset, type TRowInput } from '@aso/analytics';
 import { ZChartData } from '@aso/contracts';
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
+import negotiate from '@fastify/accept-negotiator';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Prepared datasets for the reads of issue 10 (`GET /api/chart-data/{id}` and
@@ -12,7 +14,8 @@ import { ResponseSerializationError } from 'fastify-type-provider-zod';
  * A merged dataset never changes after the merge (it only expires or is deleted), so what
  * every read derived from it again (parsing the stored JSON, checking it against `ZChartData`,
  * serializing it, parsing its dates, resolving its columns, reading its numbers) is done once
- * per dataset and process, and a report answer once per range. The cache holds no access
+ * per dataset and process, and a report answer once per range, in a bounded LRU cache
+ * (`lru-cache`). The cache holds no access
  * decision: callers check that the dataset is the caller's and live (`findLiveDataset`) on
  * every request before they use an entry.
  */
@@ -30,9 +33,6 @@ export type TChartCoding = (typeof CHART_CODINGS)[number];
  */
 const BROTLI_QUALITY = 5;
 
-/** Report answers kept per dataset (by range); the least recently read goes first. */
-export const REPORTS_PER_DATASET = 16;
-
 /** One representation of the chart-data answer. */
 export interface TChartBody {
   body: Buffer;
@@ -43,15 +43,10 @@ export interface TChartBody {
   etag: string;
 }
 
-/** The chart-data answer of a dataset, rendered once and compressed once per coding. */
+/** The chart-data answer of a dataset, rendered once (see {@link DatasetCache.chartBody} for its codings). */
 export interface TChartAnswer {
   /** `JSON.stringify` of the rows checked by `ZChartData` (the zod serializer's answer), UTF-8. */
   identity: TChartBody;
-  /**
-   * The same bytes compressed, by content coding, from the first request that accepts it
-   * (see {@link DatasetCache.chartBody}).
-   */
-  encoded: Partial<Record<TChartCoding, Promise<TChartBody>>>;
 }
 
 /** One dataset prepared for reads. */
@@ -70,11 +65,6 @@ export interface TPreparedReads {
   chart: TChartAnswer | { error: ResponseSerializationError };
   /** The rows with dates parsed, columns resolved and counts computed, for KPI reports. */
   report: TPreparedDataset;
-  /**
-   * Report answers (JSON checked against `ZKpiReport`) by applied range `start..end`, least
-   * recently read first; filled through {@link DatasetCache.keepReport}.
-   */
-  reports: Map<string, Buffer>;
   /** Estimated memory held by the entry (bytes): see {@link estimateBytes}. */
   bytes: number;
 }
@@ -115,10 +105,9 @@ export function prepareReads(stamp: TDatasetStamp, rows: TRowInput[]): TPrepared
     id: stamp.id,
     expiresAt: stamp.expires_at.getTime(),
     chart: checked.success
-      ? { identity: { body: json, etag: `"${tag}"` }, encoded: {} }
+      ? { identity: { body: json, etag: `"${tag}"` } }
       : { error: new ResponseSerializationError('GET', CHART_ROUTE, { cause: checked.error }) },
     report: prepareReportDataset(rows),
-    reports: new Map(),
     bytes: estimateBytes(json.length),
   };
 }
@@ -136,78 +125,98 @@ async function compress(body: Buffer, coding: TChartCoding): Promise<Buffer> {
 }
 
 /**
- * The content coding to answer with (RFC 9110 section 12.5.3): the first of
- * {@link CHART_CODINGS} that `Accept-Encoding` accepts (named or through `*`, with a q-value
- * above 0), else null for identity.
+ * The content coding to answer with (RFC 9110 section 12.5.3), by `@fastify/accept-negotiator`
+ * (the negotiation of @fastify/compress and @fastify/static): the coding of
+ * {@link CHART_CODINGS} with the highest q-value in `Accept-Encoding` (named or through `*`,
+ * above 0), the first of them on a tie; null for identity. Coding names are compared
+ * case-insensitively.
  */
 export function pickChartCoding(acceptEncoding: string | undefined): TChartCoding | null {
   if (!acceptEncoding) return null;
-  const q = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [name, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
-    if (!name) continue;
-    const weight = params.find((p) => p.startsWith('q='));
-    const value = weight === undefined ? 1 : Number(weight.slice(2));
-    q.set(name, Number.isFinite(value) ? value : 0);
-  }
-  return CHART_CODINGS.find((c) => (q.get(c) ?? q.get('*') ?? 0) > 0) ?? null;
-}
-
-/**
- * Whether an `If-None-Match` header matches `etag` (RFC 9110 section 13.1.2: `*` or a list of
- * tags compared weakly, i.e. ignoring `W/`).
- */
-export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const wanted = etag.replace(/^W\//, '');
-  return header
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .some((t) => t === '*' || t === wanted);
+  return negotiate(acceptEncoding.toLowerCase(), [...CHART_CODINGS]);
 }
 
 /** Options of {@link DatasetCache}. */
 export interface TDatasetCacheOptions {
-  /** Bound of the entries' estimated bytes together; 0 keeps nothing (every read prepares). */
+  /** Bound of the kept answers' bytes together; 0 keeps nothing (every read prepares). */
   maxBytes: number;
   /** Clock (ms since epoch), for dropping expired entries; `Date.now` by default. */
   now?: () => number;
 }
 
+/** Most items kept whatever their size (lru-cache advises a count bound besides the byte bound). */
+const MAX_ITEMS = 10_000;
+
+/** What the cache holds: prepared datasets (by id), report answers and compressed chart answers. */
+type TKept = TPreparedReads | TChartBody | Buffer;
+/** Computes a missing value, or undefined when there is nothing to keep (the dataset is gone). */
+type TCompute = () => Promise<TKept | undefined>;
+
+function isPrepared(value: TKept | undefined): value is TPreparedReads {
+  return value !== undefined && 'report' in value;
+}
+
+function keptBytes(value: TKept): number {
+  const bytes = Buffer.isBuffer(value)
+    ? value.length
+    : 'body' in value
+      ? value.body.length
+      : value.bytes;
+  // lru-cache takes sizes of at least 1.
+  return Math.max(1, Math.ceil(bytes));
+}
+
 /**
- * A bounded LRU cache of {@link TPreparedReads} by dataset id. The bound is on estimated
- * bytes; the least recently used entries go first, entries past their dataset's expiry go at
- * the next insertion, and an entry larger than the whole bound is returned but not kept.
- * Concurrent reads of a dataset that is not cached share one load.
+ * Prepared datasets and the answers derived from them, per process, in one bounded LRU cache
+ * of `lru-cache` by estimated bytes: a dataset's {@link TPreparedReads} (key: its id), its
+ * report answers by applied range and its compressed chart answers (keys naming the dataset
+ * row's id and expiry, so an answer is never served for another row). Each item lives until
+ * its dataset's `expires_at` at most; the least recently read go first when the bound is
+ * reached (an item larger than the whole bound is returned but not kept), and expired items
+ * are dropped when the next dataset is prepared. Concurrent reads of a missing item share one
+ * computation (`fetch` of lru-cache); a failed one keeps nothing and reaches every caller.
  */
 export class DatasetCache {
   readonly maxBytes: number;
   readonly #now: () => number;
-  /** Entries in least-recently-used-first order (a Map keeps insertion order). */
-  readonly #entries = new Map<string, TPreparedReads>();
-  readonly #loading = new Map<string, Promise<TPreparedReads | null>>();
-  #bytes = 0;
+  /** Null when `maxBytes` is 0. */
+  readonly #lru: LRUCache<string, TKept, TCompute> | null;
 
   constructor(options: TDatasetCacheOptions) {
     if (!Number.isFinite(options.maxBytes) || options.maxBytes < 0)
       throw new RangeError('maxBytes must be a finite number >= 0');
-    this.maxBytes = options.maxBytes;
+    this.maxBytes = Math.floor(options.maxBytes);
     this.#now = options.now ?? Date.now;
+    this.#lru =
+      this.maxBytes === 0
+        ? null
+        : new LRUCache<string, TKept, TCompute>({
+            max: MAX_ITEMS,
+            maxSize: this.maxBytes,
+            sizeCalculation: keptBytes,
+            // A load in flight takes no room: nothing is evicted for an item that turns out
+            // larger than the bound.
+            backgroundFetchSize: 0,
+            fetchMethod: (_key, _stale, { context }) => context(),
+            // Expiry is read from this clock at every access (not cached for a millisecond).
+            perf: { now: () => this.#now() },
+            ttlResolution: 0,
+          });
   }
 
-  /** Number of entries kept. */
+  /** Number of items kept (datasets, report answers, compressed answers). */
   get size(): number {
-    return this.#entries.size;
+    return this.#lru?.size ?? 0;
   }
 
-  /** Estimated bytes of the entries kept. */
+  /** Estimated bytes of the items kept. */
   get bytes(): number {
-    return this.#bytes;
+    return this.#lru?.calculatedSize ?? 0;
   }
 
-  /** Whether an entry for dataset `id` is kept (does not touch its recency). */
+  /** Whether a prepared dataset `id` is kept (does not touch its recency). */
   has(id: string): boolean {
-    return this.#entries.has(id);
+    return isPrepared(this.#lru?.peek(id));
   }
 
   /**
@@ -220,34 +229,26 @@ export class DatasetCache {
     stamp: TDatasetStamp,
     load: () => Promise<TPreparedReads | null>,
   ): Promise<TPreparedReads | null> {
+    const lru = this.#lru;
+    if (!lru) return load();
     const expiresAt = stamp.expires_at.getTime();
-    const kept = this.#entries.get(stamp.id);
-    if (kept && kept.expiresAt === expiresAt) {
-      this.#touch(kept);
-      return kept;
+    const kept = lru.get(stamp.id);
+    if (isPrepared(kept) && kept.expiresAt === expiresAt) return kept;
+    lru.purgeStale();
+    const context = async () => (await load()) ?? undefined;
+    const ttl = this.#ttl(expiresAt);
+    // A load in flight for another row of the same id is awaited, then replaced.
+    let loaded = await lru.fetch(stamp.id, { context, ttl, forceRefresh: kept !== undefined });
+    if (isPrepared(loaded) && loaded.expiresAt !== expiresAt) {
+      loaded = await lru.fetch(stamp.id, { context, ttl, forceRefresh: true });
     }
-    if (kept) this.delete(stamp.id);
-    const pending = this.#loading.get(stamp.id);
-    if (pending) {
-      const shared = await pending;
-      if (shared === null || shared.expiresAt === expiresAt) return shared;
-    }
-    const loading = load().then((entry) => {
-      if (entry) this.#keep(entry);
-      return entry;
-    });
-    this.#loading.set(stamp.id, loading);
-    try {
-      return await loading;
-    } finally {
-      if (this.#loading.get(stamp.id) === loading) this.#loading.delete(stamp.id);
-    }
+    return isPrepared(loaded) ? loaded : null;
   }
 
   /**
    * The chart answer of `entry` in `coding` (null: identity). A coding is compressed once, on
    * the thread pool, by the first request that asks for it (concurrent ones share it) and kept
-   * with the entry, its bytes counting towards the bound; a failed compression is not kept.
+   * like a dataset; a failed compression is not kept.
    */
   async chartBody(
     entry: TPreparedReads,
@@ -255,95 +256,43 @@ export class DatasetCache {
     coding: TChartCoding | null,
   ): Promise<TChartBody> {
     if (coding === null) return chart.identity;
-    let pending = chart.encoded[coding];
-    if (!pending) {
-      const { body, etag } = chart.identity;
-      pending = compress(body, coding).then((packed) => ({
-        body: packed,
-        etag: etag.replace(/"$/, `.${CODING_TAG[coding]}"`),
-      }));
-      chart.encoded[coding] = pending;
-      pending.then(
-        (done) => {
-          if (this.#entries.get(entry.id) !== entry) return;
-          this.#resize(entry, done.body.length);
-          this.#evictBeyondBound(entry);
-        },
-        () => {
-          if (chart.encoded[coding] === pending) delete chart.encoded[coding];
-        },
-      );
-    }
-    return pending;
+    const { body, etag } = chart.identity;
+    const encode = async (): Promise<TChartBody> => ({
+      body: await compress(body, coding),
+      etag: etag.replace(/"$/, `.${CODING_TAG[coding]}"`),
+    });
+    if (!this.#lru) return encode();
+    const encoded = await this.#lru.fetch(this.#derivedKey(entry, `coding:${coding}`), {
+      context: encode,
+      ttl: this.#ttl(entry.expiresAt),
+    });
+    return encoded as TChartBody;
   }
 
   /** The report answer of `entry` for range key `key`, if kept (it becomes the most recent). */
   report(entry: TPreparedReads, key: string): Buffer | undefined {
-    const body = entry.reports.get(key);
-    if (body) {
-      entry.reports.delete(key);
-      entry.reports.set(key, body);
-    }
-    return body;
+    const body = this.#lru?.get(this.#derivedKey(entry, `report:${key}`));
+    return Buffer.isBuffer(body) ? body : undefined;
   }
 
   /**
-   * Keeps the report answer `body` of range key `key` with `entry` when the entry is kept (at
-   * most {@link REPORTS_PER_DATASET} per dataset; its bytes count towards the bound).
+   * Keeps the report answer `body` of range key `key` of `entry`, when that entry is kept (a
+   * report is cheap next to preparing its dataset again).
    */
   keepReport(entry: TPreparedReads, key: string, body: Buffer): void {
-    if (this.#entries.get(entry.id) !== entry || entry.reports.has(key)) return;
-    if (entry.reports.size >= REPORTS_PER_DATASET) {
-      const [oldest, dropped] = entry.reports.entries().next().value!;
-      entry.reports.delete(oldest);
-      this.#resize(entry, -dropped.length);
-    }
-    entry.reports.set(key, body);
-    this.#resize(entry, body.length);
-    this.#evictBeyondBound(entry);
+    if (!this.#lru || this.#lru.peek(entry.id) !== entry) return;
+    this.#lru.set(this.#derivedKey(entry, `report:${key}`), body, {
+      ttl: this.#ttl(entry.expiresAt),
+    });
   }
 
-  /** Drops the entry of dataset `id`, if kept. */
-  delete(id: string): void {
-    const entry = this.#entries.get(id);
-    if (!entry) return;
-    this.#entries.delete(id);
-    this.#bytes -= entry.bytes;
+  /** Key of an answer derived from `entry`: the dataset row's id and expiry, and `what`. */
+  #derivedKey(entry: TPreparedReads, what: string): string {
+    return `${entry.id}@${entry.expiresAt}/${what}`;
   }
 
-  /** Drops every entry. */
-  clear(): void {
-    this.#entries.clear();
-    this.#bytes = 0;
-  }
-
-  #touch(entry: TPreparedReads): void {
-    // Most recently used goes last.
-    this.#entries.delete(entry.id);
-    this.#entries.set(entry.id, entry);
-  }
-
-  #resize(entry: TPreparedReads, delta: number): void {
-    entry.bytes += delta;
-    this.#bytes += delta;
-  }
-
-  /** Drops the least recently used entries other than `keep` until the bound holds. */
-  #evictBeyondBound(keep: TPreparedReads): void {
-    for (const [id, e] of this.#entries) {
-      if (this.#bytes <= this.maxBytes) return;
-      if (e !== keep) this.delete(id);
-    }
-    if (this.#bytes > this.maxBytes) this.delete(keep.id);
-  }
-
-  #keep(entry: TPreparedReads): void {
-    this.delete(entry.id);
-    if (entry.bytes > this.maxBytes) return;
-    const now = this.#now();
-    for (const [id, e] of this.#entries) if (e.expiresAt <= now) this.delete(id);
-    this.#entries.set(entry.id, entry);
-    this.#bytes += entry.bytes;
-    this.#evictBeyondBound(entry);
+  /** Time to live of an item of a dataset expiring at `expiresAt` (ms since epoch), >= 1 ms. */
+  #ttl(expiresAt: number): number {
+    return Math.max(1, expiresAt - this.#now());
   }
 }

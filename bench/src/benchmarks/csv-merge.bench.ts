@@ -117,7 +117,7 @@ export const csvMergeBenchmark: TBenchmark = {
       /** Uploads the two files as `u` and checks the answer (BenchFailure when it is wrong). */
       const uploadPair = async (u: NonNullable<typeof user>): Promise<void> => {
         const answer = await system.api.upload(
-          u,
+          u.token,
           {
             conversionCSV: {
               filename: files.conversionCSV.filename,

@@ -81,7 +81,7 @@ export const readsBenchmark: TBenchmark = {
       startDay: firstDay,
       rows,
     };
-    const answer = await system.api.upload(user!, {
+    const answer = await system.api.upload(user!.token, {
       conversionCSV: {
         filename: 'constructed_conversion_reads.csv',
         bytes: generateExport({ ...spec, kind: 'conversion' }).bytes,
@@ -93,12 +93,12 @@ export const readsBenchmark: TBenchmark = {
     });
     downloadId = answer.mergedData.downloadId;
     // Each answer once, checked against its contract, before it is timed.
-    const chart = await system.api.chartData(user!, downloadId);
+    const chart = await system.api.chartData(user!.token, downloadId);
     if (chart.length !== rows)
       throw new BenchFailure(`chart-data answered ${chart.length} rows, expected ${rows}`);
     for (const e of endpoints.filter((x) => x.id.startsWith('report'))) {
       const q = new URL(e.path(), system.api.baseUrl).searchParams;
-      const report = await system.api.report(user!, downloadId, {
+      const report = await system.api.report(user!.token, downloadId, {
         start: q.get('start')!,
         end: q.get('end')!,
       });

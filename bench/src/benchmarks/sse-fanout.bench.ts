@@ -94,7 +94,7 @@ async function fanOutRun(
     const ids: { user: TBenchUser; auditId: string }[] = [];
     for (let i = 0; i < audits; i++) {
       const user = users[i % users.length]!;
-      ids.push({ user, auditId: await system.api.analyze(user, FOUR_APP_AUDIT) });
+      ids.push({ user, auditId: (await system.api.analyze(user.token, FOUR_APP_AUDIT)).id });
     }
     await probe(0);
     const plan = Array.from({ length: clients }, (_, i) => ids[i % ids.length]!);

@@ -72,7 +72,7 @@ async function burst(
     Array.from({ length: count }, async (_, i) => {
       const user = users[i % users.length]!;
       const submittedAt = nowMs();
-      const id = await system.api.analyze(user, FOUR_APP_AUDIT);
+      const { id } = await system.api.analyze(user.token, FOUR_APP_AUDIT);
       return followAudit(system.api, user, id, submittedAt, { agent, timeoutMs: 900_000 });
     }),
   );

@@ -8,7 +8,8 @@ import {
   type TStepId,
 } from '@aso/contracts';
 import { BenchFailure } from '../bench.types';
-import type { ApiClient, TBenchUser } from './api.client';
+import type { ApiClient } from '@aso/api-client';
+import type { TBenchUser } from './api.client';
 import { nowMs, openSse, type SseConnection, type TReceivedMessage } from './sse.client';
 
 /** The recorded apps (fixtures/SOURCES.md): two with product pages, two with lookup + reviews only. */
@@ -205,6 +206,6 @@ export async function runAudit(
   opts: { agent?: Agent; timeoutMs?: number } = {},
 ): Promise<TAuditOutcome> {
   const submittedAt = nowMs();
-  const id = await api.analyze(user, body);
+  const { id } = await api.analyze(user.token, body);
   return followAudit(api, user, id, submittedAt, opts);
 }

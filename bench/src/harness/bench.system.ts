@@ -5,7 +5,8 @@ import type { Redis } from 'ioredis';
 import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
 import { createRedis, Producers, type TQueueName } from '@aso/queue';
 import { createTestDatabase, deletePrefix, redisUrl, type TestDatabase } from '@aso/testkit';
-import { ApiClient } from './api.client';
+import { ApiClient } from '@aso/api-client';
+import { createUsers } from './api.client';
 import { freeBenchPort, releaseBenchPort } from './ports.helpers';
 import { answersOk, spawnService, waitFor, type ServiceProcess } from './service.process';
 
@@ -374,7 +375,7 @@ export class BenchSystem {
     let lastError: unknown;
     for (let attempt = 0; attempt < 20; attempt++) {
       try {
-        return await this.api.createUsers(this.adminCode, count);
+        return await createUsers(this.api, this.adminCode, count);
       } catch (err) {
         lastError = err;
         await new Promise((r) => setTimeout(r, 250));

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { it } from '@aso/testkit/vitest';
 import { ANALYZE_URL_ERROR, ZAudit, type TBusEvent } from '@aso/contracts';
 import { ProgressBus } from '@aso/queue';
-import { readSse, type TSseMessage } from '../src/cli/sse.client';
+import { readSse, type TSseMessage } from '@aso/api-client';
 import { appStep, at, step } from './bus-event.builders';
 import {
   analyze,

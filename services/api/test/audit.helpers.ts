@@ -12,7 +12,7 @@ import { startScraper } from '../../scraper/src/service';
 import { parseApiEnv } from '../src/env';
 import { buildServer } from '../src/server';
 import { hashToken } from '../src/plugins/auth.plugin';
-import { readSse, type TSseMessage } from '../src/cli/sse.client';
+import { readSse, type TSseMessage } from '@aso/api-client';
 
 export const SPOTIFY_URL = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
 export const INSTAGRAM_URL = 'https://apps.apple.com/us/app/instagram/id389801252';

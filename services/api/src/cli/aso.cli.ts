@@ -1,20 +1,18 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ApiClient, ApiError, readSse } from '@aso/api-client';
 import {
   SECTION_KEYS,
-  ZAnalyzeAnswer,
-  ZAudit,
   ZCompleteEventData,
   ZErrorEventData,
   ZRecommendation,
-  ZSessionAnswer,
   ZStepEventData,
+  type TAnalyzeRequest,
   type TAudit,
   type TStepEventData,
 } from '@aso/contracts';
 import { SECTION_LABELS } from '@aso/aso-rules';
 import { loadCliEnv, type TCliEnv } from './env';
-import { readSse, SseHttpError } from './sse.client';
 
 /** Where the CLI writes: `out` gets the result, `err` progress and errors. */
 export interface CliIo {
@@ -28,63 +26,25 @@ Signs in with ASO_EMAIL and ASO_ACCESS_CODE against the gateway at ASO_API_URL
 (default http://127.0.0.1:3000), starts an audit, shows each step as it happens, then
 prints the audit (readable text, or JSON with --json). Up to 3 competitors.`;
 
-/** An API answer that is not 2xx, as the spec's clients show it: '<status>: <message>'. */
-export class CliApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(`${status}: ${message}`);
-    this.name = 'CliApiError';
-  }
-}
-
-async function api<T>(
-  env: TCliEnv,
-  path: string,
-  init: { method?: string; body?: unknown; token?: string },
-  parse: (v: unknown) => T,
-): Promise<T> {
-  const res = await fetch(new URL(path, env.ASO_API_URL), {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-    signal: AbortSignal.timeout(env.ASO_HTTP_TIMEOUT_MS),
-  });
-  const text = await res.text();
-  if (!res.ok) {
-    let message = text || res.statusText;
-    try {
-      message = (JSON.parse(text) as { message?: string }).message ?? message;
-    } catch {
-      // not JSON: keep the text
-    }
-    throw new CliApiError(res.status, message);
-  }
-  return parse(text ? JSON.parse(text) : null);
+/** The gateway's client for `env` (its URL and the timeout of one call). */
+export function cliApiClient(env: TCliEnv): ApiClient {
+  return new ApiClient(env.ASO_API_URL, env.ASO_HTTP_TIMEOUT_MS);
 }
 
 /** Signs in (login, or register when this email has no account yet) and returns the session token. */
-export async function signIn(env: TCliEnv): Promise<string> {
+export async function signIn(env: TCliEnv, client = cliApiClient(env)): Promise<string> {
   if (!env.ASO_EMAIL || !env.ASO_ACCESS_CODE) {
     throw new Error(
       'Set ASO_EMAIL and ASO_ACCESS_CODE to sign in (an access code from your administrator).',
     );
   }
-  const body = { email: env.ASO_EMAIL, accessCode: env.ASO_ACCESS_CODE };
   try {
-    return (await api(env, '/api/login', { method: 'POST', body }, (v) => ZSessionAnswer.parse(v)))
-      .sessionToken;
+    return (await client.login(env.ASO_EMAIL, env.ASO_ACCESS_CODE)).sessionToken;
   } catch (loginErr) {
-    if (!(loginErr instanceof CliApiError) || loginErr.status === 429 || loginErr.status >= 500)
+    if (!(loginErr instanceof ApiError) || loginErr.status === 429 || loginErr.status >= 500)
       throw loginErr;
     try {
-      return (
-        await api(env, '/api/register', { method: 'POST', body }, (v) => ZSessionAnswer.parse(v))
-      ).sessionToken;
+      return (await client.register(env.ASO_EMAIL, env.ASO_ACCESS_CODE)).sessionToken;
     } catch {
       throw loginErr;
     }
@@ -192,7 +152,6 @@ export async function followProgress(
         }
       }
     } catch (err) {
-      if (err instanceof SseHttpError) throw new CliApiError(err.status, err.body);
       if (!(err instanceof TypeError) || ++failures > 5) throw err;
     }
     if (++failures > 5) throw new Error('The progress stream closed before the audit finished.');
@@ -249,18 +208,20 @@ export async function runCli(argv: string[], env: TCliEnv, io: CliIo): Promise<n
   const json = parsed.values.json;
   const progress = json ? io.err : io.out;
   try {
-    const token = await signIn(env);
-    const body: Record<string, string> = { appStoreUrl: url };
-    if (parsed.values.keywords) body.keywords = parsed.values.keywords;
-    competitors.forEach((c, i) => (body[`competitorUrl${i + 1}`] = c));
-    const { id } = await api(env, '/api/analyze', { method: 'POST', body, token }, (v) =>
-      ZAnalyzeAnswer.parse(v),
-    );
+    const client = cliApiClient(env);
+    const token = await signIn(env, client);
+    // Fields left undefined are not sent.
+    const body: TAnalyzeRequest = {
+      appStoreUrl: url,
+      keywords: parsed.values.keywords || undefined,
+      competitorUrl1: competitors[0],
+      competitorUrl2: competitors[1],
+      competitorUrl3: competitors[2],
+    };
+    const { id } = await client.analyze(token, body);
     progress(`Audit ${id} started`);
     await followProgress(env, token, id, (s) => progress(formatStep(s)));
-    const audit = await api(env, `/api/audit/${encodeURIComponent(id)}`, { token }, (v) =>
-      ZAudit.parse(v),
-    );
+    const audit = await client.audit(token, id);
     io.out(json ? JSON.stringify(audit, null, 2) : formatAudit(audit));
     return 0;
   } catch (err) {

@@ -1,4 +1,5 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { ApiError, errorMessage } from './api.client';
 
 /** One Server-Sent Events message: `id`, `event` (default 'message') and raw `data`. */
 export interface TSseMessage {
@@ -15,22 +16,11 @@ export interface ReadSseOptions {
   onComment?: (comment: string) => void;
 }
 
-/** A non-2xx answer to the SSE request: `status` and the body text. */
-export class SseHttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: string,
-  ) {
-    super(`${status}: ${body}`);
-    this.name = 'SseHttpError';
-  }
-}
-
 /**
  * Opens `url` with fetch (so headers such as the bearer token and `Last-Event-ID` can be sent,
  * DESIGN section 5) and yields its Server-Sent Events as they arrive, parsed by
- * `eventsource-parser`. Ends when the server closes the stream; throws {@link SseHttpError}
- * for a non-2xx answer ('<status>: <body>', spec section 8) and rejects on `signal`.
+ * `eventsource-parser`. Ends when the server closes the stream; throws {@link ApiError} for a
+ * non-2xx answer ('<status>: <message>', spec section 8) and rejects on `signal`.
  */
 export async function* readSse(
   url: string,
@@ -40,7 +30,7 @@ export async function* readSse(
     headers: { accept: 'text/event-stream', ...opts.headers },
     signal: opts.signal,
   });
-  if (!res.ok) throw new SseHttpError(res.status, (await res.text()) || res.statusText);
+  if (!res.ok) throw new ApiError(res.status, errorMessage(await res.text(), res.statusText));
   if (!res.body) return;
   const events = res.body
     .pipeThrough(new TextDecoderStream())

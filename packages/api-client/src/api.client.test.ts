@@ -1,0 +1,125 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z, ZodError } from 'zod';
+import { ApiClient, ApiError } from './api.client';
+
+/** What the test server saw of the last request. */
+interface TSeen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+let server: Server;
+let client: ApiClient;
+let seen: TSeen | null = null;
+/** The next answer of the test server: status, body text, content type, delay (ms). */
+let next: { status: number; body: string; type?: string; delayMs?: number } = {
+  status: 200,
+  body: '',
+};
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen = {
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      const answer = next;
+      setTimeout(() => {
+        res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' });
+        res.end(answer.body);
+      }, answer.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  client = new ApiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 2_000);
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('ApiClient', () => {
+  it('sends JSON with the bearer token and parses the answer with its contract', async () => {
+    next = { status: 200, body: JSON.stringify({ id: 'audit-1' }) };
+    const answer = await client.analyze('tok-1', { appStoreUrl: 'https://apps.apple.com/x' });
+    expect(answer).toEqual({ id: 'audit-1' });
+    expect(seen).toMatchObject({
+      method: 'POST',
+      url: '/api/analyze',
+      body: JSON.stringify({ appStoreUrl: 'https://apps.apple.com/x' }),
+    });
+    expect(seen!.headers.authorization).toBe('Bearer tok-1');
+    expect(seen!.headers['content-type']).toBe('application/json');
+    expect(seen!.headers['x-access-code']).toBeUndefined();
+  });
+
+  it('sends admin calls with the access code, and the method they name', async () => {
+    next = { status: 200, body: JSON.stringify({ appId: '389801252', cleared: 3 }) };
+    expect(await client.clearAppCache('ADMIN-CODE', '389801252')).toEqual({
+      appId: '389801252',
+      cleared: 3,
+    });
+    expect(seen).toMatchObject({ method: 'DELETE', url: '/api/admin/cache/app/389801252' });
+    expect(seen!.headers['x-access-code']).toBe('ADMIN-CODE');
+    expect(seen!.headers.authorization).toBeUndefined();
+  });
+
+  it('puts a report range in the query string', async () => {
+    next = { status: 500, body: '' };
+    await expect(
+      client.report('tok', 'ds 1', { start: '2025-01-01', end: '2025-01-31' }),
+    ).rejects.toThrow(ApiError);
+    expect(seen!.url).toBe('/api/reports/ds%201?start=2025-01-01&end=2025-01-31');
+    await expect(client.report('tok', 'ds-1')).rejects.toThrow(ApiError);
+    expect(seen!.url).toBe('/api/reports/ds-1');
+  });
+
+  it('uploads each file as a multipart part of its field', async () => {
+    next = { status: 413, body: JSON.stringify({ message: 'File size must be less than 20MB' }) };
+    const bytes = new TextEncoder().encode('"Date","Impressions"\n7/1/25,10\n');
+    const failure = client.upload('tok', { redownloadsCSV: { filename: 'r.csv', bytes } });
+    await expect(failure).rejects.toThrow('413: File size must be less than 20MB');
+    expect(seen!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(seen!.body).toContain('name="redownloadsCSV"; filename="r.csv"');
+    expect(seen!.body).toContain('7/1/25,10');
+  });
+
+  it.each([
+    [
+      'the message of a JSON error body',
+      JSON.stringify({ message: 'Invalid access code', code: 'UNAUTHORIZED' }),
+      '401: Invalid access code',
+    ],
+    ['the body text', 'upstream down', '401: upstream down'],
+    ['the status text of an empty body', '', '401: Unauthorized'],
+  ])('turns a non-2xx answer into an ApiError with %s', async (_what, body, message) => {
+    next = { status: 401, body, type: 'text/plain' };
+    const error = await client.login('a@example.com', 'code').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe(message);
+    expect((error as ApiError).status).toBe(401);
+  });
+
+  it('refuses an answer that breaks its contract', async () => {
+    next = { status: 200, body: JSON.stringify({ sessionToken: 42 }) };
+    await expect(client.register('a@example.com', 'code')).rejects.toBeInstanceOf(ZodError);
+  });
+
+  it('gives up after the timeout', async () => {
+    next = { status: 200, body: JSON.stringify({ id: 'late' }), delayMs: 1_000 };
+    const error = await client
+      .call('/api/analyze', z.object({ id: z.string() }), { body: {}, timeoutMs: 100 })
+      .catch((e: unknown) => e);
+    expect((error as Error).name).toBe('TimeoutError');
+  });
+});

@@ -218,6 +218,13 @@ describe('DatasetCache', () => {
     // Counted once the compression is done (the next turn).
     await new Promise((resolve) => setImmediate(resolve));
     expect(cache.bytes).toBe(before + gz.body.length + br.body.length);
+
+    // A dataset too big to keep keeps no compressed answer either.
+    const small = new DatasetCache({ maxBytes: 10 });
+    const big = (await small.get(stamp('a'), async () => prepareReads(stamp('a'), rows)))!;
+    const bigGz = await small.chartBody(big, chartOf(big), 'gzip');
+    expect(gunzipSync(bigGz.body)).toEqual(chart.identity.body);
+    expect({ size: small.size, bytes: small.bytes }).toEqual({ size: 0, bytes: 0 });
   });
 
   it('refuses a bound that is not a number >= 0', () => {

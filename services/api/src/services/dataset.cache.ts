@@ -15,9 +15,8 @@ import { LRUCache } from 'lru-cache';
  * every read derived from it again (parsing the stored JSON, checking it against `ZChartData`,
  * serializing it, parsing its dates, resolving its columns, reading its numbers) is done once
  * per dataset and process, and a report answer once per range, in a bounded LRU cache
- * (`lru-cache`). The cache holds no access
- * decision: callers check that the dataset is the caller's and live (`findLiveDataset`) on
- * every request before they use an entry.
+ * (`lru-cache`). The cache holds no access decision: callers check that the dataset is the
+ * caller's and live (`findLiveDataset`) on every request before they use an entry.
  */
 
 const gzipAsync = promisify(gzip);
@@ -171,10 +170,11 @@ function keptBytes(value: TKept): number {
  * of `lru-cache` by estimated bytes: a dataset's {@link TPreparedReads} (key: its id), its
  * report answers by applied range and its compressed chart answers (keys naming the dataset
  * row's id and expiry, so an answer is never served for another row). Each item lives until
- * its dataset's `expires_at` at most; the least recently read go first when the bound is
- * reached (an item larger than the whole bound is returned but not kept), and expired items
- * are dropped when the next dataset is prepared. Concurrent reads of a missing item share one
- * computation (`fetch` of lru-cache); a failed one keeps nothing and reaches every caller.
+ * its dataset's `expires_at` at most, and answers are kept only while their dataset is; the
+ * least recently read go first when the bound is reached (an item larger than the whole bound
+ * is returned but not kept), and expired items are dropped when the next dataset is prepared.
+ * Concurrent reads of a missing item share one computation (`fetch` of lru-cache); a failed
+ * one keeps nothing and reaches every caller. With `maxBytes` 0 nothing is kept or shared.
  */
 export class DatasetCache {
   readonly maxBytes: number;
@@ -246,9 +246,9 @@ export class DatasetCache {
   }
 
   /**
-   * The chart answer of `entry` in `coding` (null: identity). A coding is compressed once, on
-   * the thread pool, by the first request that asks for it (concurrent ones share it) and kept
-   * like a dataset; a failed compression is not kept.
+   * The chart answer of `entry` in `coding` (null: identity). A coding is compressed on the
+   * thread pool by the first request that asks for it (concurrent ones share it) and kept
+   * while `entry` is; a failed compression is not kept.
    */
   async chartBody(
     entry: TPreparedReads,
@@ -261,8 +261,9 @@ export class DatasetCache {
       body: await compress(body, coding),
       etag: etag.replace(/"$/, `.${CODING_TAG[coding]}"`),
     });
-    if (!this.#lru) return encode();
-    const encoded = await this.#lru.fetch(this.#derivedKey(entry, `coding:${coding}`), {
+    const lru = this.#keeping(entry);
+    if (!lru) return encode();
+    const encoded = await lru.fetch(this.#derivedKey(entry, `coding:${coding}`), {
       context: encode,
       ttl: this.#ttl(entry.expiresAt),
     });
@@ -280,10 +281,14 @@ export class DatasetCache {
    * report is cheap next to preparing its dataset again).
    */
   keepReport(entry: TPreparedReads, key: string, body: Buffer): void {
-    if (!this.#lru || this.#lru.peek(entry.id) !== entry) return;
-    this.#lru.set(this.#derivedKey(entry, `report:${key}`), body, {
+    this.#keeping(entry)?.set(this.#derivedKey(entry, `report:${key}`), body, {
       ttl: this.#ttl(entry.expiresAt),
     });
+  }
+
+  /** The cache when `entry` is the kept prepared dataset of its id (recency untouched), else null. */
+  #keeping(entry: TPreparedReads): LRUCache<string, TKept, TCompute> | null {
+    return this.#lru?.peek(entry.id) === entry ? this.#lru : null;
   }
 
   /** Key of an answer derived from `entry`: the dataset row's id and expiry, and `what`. */

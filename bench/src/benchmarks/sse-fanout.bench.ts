@@ -4,7 +4,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ZStepEventData } from '@aso/contracts';
 import { QUEUES } from '@aso/queue';
 import { checkProgress, FOUR_APP_AUDIT, openProgress } from '../harness/audit.runner';
-import type { TBenchUser } from '../harness/api.client';
+import type { TBenchUser } from '../harness/bench.users';
 import type { BenchSystem } from '../harness/bench.system';
 import { openStreams, type SseConnection } from '../harness/sse.client';
 import { measureSseFloor, type TSseFloor } from '../harness/sse-floor';
@@ -21,7 +21,7 @@ import { NO_CACHE_ENV } from './throughput.bench';
 /** Target of issue 10: SSE relay latency p95 under 50 ms with 2,000 clients. */
 export const SSE_P95_TARGET_MS = 50;
 /** Messages the transport floor writes to every stream per run, and the pause after each (ms). */
-const FLOOR_BURSTS = 5;
+export const FLOOR_BURSTS = 5;
 const FLOOR_GAP_MS = 400;
 
 /** Soft limit of open files of this process (`Max open files` of /proc/self/limits); null when unknown. */
@@ -296,6 +296,12 @@ export const sseFanOutBenchmark: TBenchmark = {
           'ms',
           percentile(f.latencies, q),
         );
+      figures.add(
+        'floor.messages',
+        `transport floor: messages received (${FLOOR_BURSTS} to each of ${n} streams)`,
+        'count',
+        f.latencies.length,
+      );
       figures.add(
         'floor.clientloop',
         "transport floor: the load generator's own event-loop delay p99",

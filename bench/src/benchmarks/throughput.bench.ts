@@ -2,7 +2,7 @@ import { Agent } from 'node:http';
 import { FOUR_APP_AUDIT, followAudit, runAudit, type TAuditOutcome } from '../harness/audit.runner';
 import { nowMs } from '../harness/sse.client';
 import type { BenchSystem } from '../harness/bench.system';
-import type { TBenchUser } from '../harness/api.client';
+import type { TBenchUser } from '../harness/bench.users';
 import { ProcessSampler, type TProcessUsage } from '../probes/process.sampler';
 import { prefixMemory, redisUsedMemory } from '../probes/redis.probe';
 import { FiguresBuilder } from '../report/figures.builder';

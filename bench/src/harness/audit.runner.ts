@@ -9,7 +9,7 @@ import {
 } from '@aso/contracts';
 import { BenchFailure } from '../bench.types';
 import type { ApiClient } from '@aso/api-client';
-import type { TBenchUser } from './api.client';
+import type { TBenchUser } from './bench.users';
 import { nowMs, openSse, type SseConnection, type TReceivedMessage } from './sse.client';
 
 /** The recorded apps (fixtures/SOURCES.md): two with product pages, two with lookup + reviews only. */

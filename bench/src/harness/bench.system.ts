@@ -6,7 +6,7 @@ import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
 import { createRedis, Producers, type TQueueName } from '@aso/queue';
 import { createTestDatabase, deletePrefix, redisUrl, type TestDatabase } from '@aso/testkit';
 import { ApiClient } from '@aso/api-client';
-import { createUsers } from './api.client';
+import { createUsers } from './bench.users';
 import { freeBenchPort, releaseBenchPort } from './ports.helpers';
 import { answersOk, spawnService, waitFor, type ServiceProcess } from './service.process';
 

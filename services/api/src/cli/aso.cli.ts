@@ -27,7 +27,7 @@ Signs in with ASO_EMAIL and ASO_ACCESS_CODE against the gateway at ASO_API_URL
 prints the audit (readable text, or JSON with --json). Up to 3 competitors.`;
 
 /** The gateway's client for `env` (its URL and the timeout of one call). */
-export function cliApiClient(env: TCliEnv): ApiClient {
+function cliApiClient(env: TCliEnv): ApiClient {
   return new ApiClient(env.ASO_API_URL, env.ASO_HTTP_TIMEOUT_MS);
 }
 

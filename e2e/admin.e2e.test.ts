@@ -1,5 +1,5 @@
 /**
- * Browser tests of the admin screen (issue 8 "Tests"): a wrong admin code is refused; the right
+ * Browser tests of the admin screen (spec section 2): a wrong admin code is refused; the right
  * one unlocks the screen for the browser session; a code generated there lets a new user
  * register in a second browser context, and once deactivated there its login fails; clearing
  * an app's cache makes the next audit's cache step miss; the audit history and feedback lists

@@ -1,5 +1,5 @@
 /**
- * Browser tests of access (issue 7 points 2-4): login screen on every path while anonymous,
+ * Browser tests of access (spec section 2): login screen on every path while anonymous,
  * sign up with a generated code, the missing-fields toast, logout, the 404 page.
  */
 import type { Browser } from 'playwright-core';

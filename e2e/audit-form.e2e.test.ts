@@ -1,5 +1,5 @@
 /**
- * Browser tests of the audit form (issue 7 point 5, spec sections 4-5): URL field states and
+ * Browser tests of the audit form (spec sections 4-5): URL field states and
  * messages from the shared URL rules, the 'Invalid URL' toast with the disabled start button
  * and inline hint, duplicate competitors, and the keywords counter's hard limit.
  */

@@ -1,5 +1,5 @@
 /**
- * The main path of a new user (issue 7 "Tests"): audit Spotify with two recorded competitors
+ * The main path of a new user (spec section 2): audit Spotify with two recorded competitors
  * (Instagram 389801252, TikTok 835599320), watch the steps advance to the results, check every
  * section against the recordings and the audit the api returns, save the audit, reload, open
  * `/results/:id`, delete it through the confirmation; an unknown id shows 'AUDIT NOT FOUND'.

@@ -1,5 +1,5 @@
 /**
- * Browser tests of the shell (issue 7 point 4): Ctrl+B collapses the sidebar to icons and the
+ * Browser tests of the shell (spec section 2): Ctrl+B collapses the sidebar to icons and the
  * state survives a reload (cookie `sidebar_state`, 7 days); at 375 px the sidebar is a sheet.
  */
 import type { Browser } from 'playwright-core';

@@ -1,5 +1,5 @@
 /**
- * Browser tests of the analytics dashboard (issue 8 "Tests"): upload both sample exports, the
+ * Browser tests of the analytics dashboard (spec section 2): upload both sample exports, the
  * line chart is drawn with the selected metrics in its legend, metrics change through search
  * and select-all, a range picked and applied changes the KPI figures to exactly what
  * `GET /api/reports` answers for that range, the four source charts and the monthly report

@@ -1,9 +1,8 @@
 /**
- * `pnpm start [--offline] [--no-build]`: the whole system on one machine (issue: foundation
- * point 7). Checks PostgreSQL and Redis, creates and migrates the database, builds the web
- * app, then runs the api and the three workers as separate processes with prefixed logs.
- * `--offline` also starts the store replay server and points the store origins at it, so an
- * audit works without internet. Ctrl-C stops everything.
+ * `pnpm start [--offline] [--no-build]`: the whole system on one machine. Checks PostgreSQL and
+ * Redis, creates and migrates the database, builds the web app, then runs the api and the three
+ * workers as separate processes with prefixed logs. `--offline` also starts the store replay server
+ * and points the store origins at it, so an audit works without internet. Ctrl-C stops everything.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

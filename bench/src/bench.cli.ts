@@ -1,8 +1,8 @@
 /**
- * `pnpm bench [name...] [options]`: runs the benchmarks of issue 10 (all, or the named ones:
- * audit, throughput, sse, csv, reads, web), prints a table and writes docs/BENCHMARKS.md
- * (a partial run replaces only its own sections). Exits 1 when a benchmark failed (an audit
- * failed, an event was lost, an answer broke its contract): a fast but wrong run is no result.
+ * `pnpm bench [name...] [options]`: runs the benchmarks of docs/BENCHMARKS.md (all, or the named
+ * ones: audit, throughput, sse, csv, reads, web), prints a table and writes docs/BENCHMARKS.md (a
+ * partial run replaces only its own sections). Exits 1 when a benchmark failed (an audit failed, an
+ * event was lost, an answer broke its contract): a fast but wrong run is no result.
  *
  * Options:
  *   --quick            tiny sizes (as the CI smoke test); does not write BENCHMARKS.md

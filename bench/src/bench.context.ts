@@ -26,7 +26,7 @@ export interface TBenchSizes {
   web: { runs: number };
 }
 
-/** The sizes: 4-app audits, 100 concurrent audits, 2,000 SSE clients, 2 x 20 MB, 5 years. */
+/** Target sizes: 4-app audits, 100 concurrent audits, 2,000 SSE clients, 2 x 20 MB, 5 years. */
 export const FULL_SIZES: TBenchSizes = {
   audit: { runs: 5, delaysMs: [0, 300] },
   throughput: {

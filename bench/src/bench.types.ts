@@ -1,4 +1,4 @@
-/** Names of the benchmarks, in the order `pnpm bench` runs them (issue 10, points 1-6). */
+/** Names of the benchmarks, in the order `pnpm bench` runs them (docs/BENCHMARKS.md). */
 export const BENCH_NAMES = ['audit', 'throughput', 'sse', 'csv', 'reads', 'web'] as const;
 export type TBenchName = (typeof BENCH_NAMES)[number];
 
@@ -21,9 +21,9 @@ export interface TFigure {
   baseline?: { label: string; samples: number[] };
 }
 
-/** Where one of the issue's targets stands. */
+/** Where one of the targets stands. */
 export interface TTargetCheck {
-  /** The target as the issue states it. */
+  /** The target as docs/BENCHMARKS.md states it. */
   target: string;
   /** What was measured, with units (e.g. 'median 1.21 s, p95 1.40 s'). */
   measured: string;
@@ -62,8 +62,9 @@ export interface TBenchResult {
 }
 
 /**
- * A fast but wrong run must not pass as a result (issue 10): an audit that failed, an event
- * that was lost or repeated, an answer that does not match its contract. The CLI exits non-zero.
+ * A fast but wrong run must not pass as a result (docs/BENCHMARKS.md): an audit that failed, an
+ * event that was lost or repeated, an answer that does not match its contract. The CLI exits
+ * non-zero.
  */
 export class BenchFailure extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

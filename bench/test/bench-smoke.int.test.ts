@@ -9,7 +9,7 @@ import { readStoredResults, renderMarkdown } from '../src/report/markdown.writer
 import { BENCH_NAMES, type TBenchResult } from '../src/bench.types';
 import { FLOOR_BURSTS } from '../src/benchmarks/sse-fanout.bench';
 
-// Keeps every benchmark working (issue 10: CI runs only this, never the full sizes): each runs
+// Keeps every benchmark working (CI runs only this, never the full sizes): each runs
 // for real against the api and workers as separate processes, with tiny sizes, on one shared
 // system. The benchmarks themselves fail on a failed audit, a lost or repeated event, or an
 // answer that breaks its contract; this test checks that each produced its figures.

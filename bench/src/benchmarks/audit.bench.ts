@@ -13,7 +13,7 @@ import { median } from '../stats/stats.helpers';
 import { BenchFailure, type TBenchResult } from '../bench.types';
 import type { TBenchContext, TBenchmark } from '../bench.context';
 
-/** Target of issue 10: a warm 4-app audit with no store delay in under 2 s. */
+/** Target: a warm 4-app audit with no store delay in under 2 s. */
 export const WARM_AUDIT_TARGET_MS = 2_000;
 
 /** Cache hits reported by the audit's final `cache_check` message ('…: 4 cache hits'). */
@@ -30,12 +30,12 @@ export function cacheHits(outcome: Pick<TAuditOutcome, 'messages'>): number {
 }
 
 /**
- * Benchmark 1 (issue 10): one audit of the 4 recorded apps (Spotify with Instagram, TikTok and
- * Rivian as competitors), cold and warm cache, for each store delay: wall time from
- * `POST /api/analyze` to the `complete` event and each step's time (`ended_at - started_at`).
- * Cold = the apps' snapshots deleted through the admin API first; warm = right after a cold
- * run, so all 4 are cache hits (checked from the `cache_check` message). Baseline: the spec's
- * estimate for 4 links (3 min 40 s). One unmeasured audit first warms the processes up.
+ * Benchmark 1 (docs/BENCHMARKS.md): one audit of the 4 recorded apps (Spotify with Instagram,
+ * TikTok and Rivian as competitors), cold and warm cache, for each store delay: wall time from
+ * `POST /api/analyze` to the `complete` event and each step's time (`ended_at - started_at`). Cold
+ * = the apps' snapshots deleted through the admin API first; warm = right after a cold run, so all
+ * 4 are cache hits (checked from the `cache_check` message). Baseline: the spec's estimate for 4
+ * links (3 min 40 s). One unmeasured audit first warms the processes up.
  */
 export const auditBenchmark: TBenchmark = {
   name: 'audit',

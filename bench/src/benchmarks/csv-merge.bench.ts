@@ -11,7 +11,7 @@ import { median } from '../stats/stats.helpers';
 import { BenchFailure, type TBenchResult, type TTargetCheck } from '../bench.types';
 import type { TBenchContext, TBenchmark } from '../bench.context';
 
-/** Targets of issue 10: two 20 MB exports merged in under 5 s with the worker under 400 MB RSS. */
+/** Targets: two 20 MB exports merged in under 5 s with the worker under 400 MB RSS. */
 export const MERGE_TARGET_MS = 5_000;
 export const MERGE_RSS_TARGET_MB = 400;
 
@@ -74,13 +74,13 @@ function generatePair(
 }
 
 /**
- * Benchmark 4 (issue 10): `POST /api/uploads` with a conversion and a redownloads export of the
- * same size (generated, CONSTRUCTED, in the samples' layout; same first day, so the merge joins
- * on the common days and keeps the longer file's tail), for each size of the ladder up to
- * 20 MB each: time from the upload's start to the answer, csv-merge worker peak RSS, MB/s.
- * Baseline: csv-parse alone parsing the same two files in this process in the same run. A
- * size whose merge fails or times out ends the ladder and fails the benchmark (the figures of
- * the smaller sizes are kept).
+ * Benchmark 4 (docs/BENCHMARKS.md): `POST /api/uploads` with a conversion and a redownloads export
+ * of the same size (generated, CONSTRUCTED, in the samples' layout; same first day, so the merge
+ * joins on the common days and keeps the longer file's tail), for each size of the ladder up to 20
+ * MB each: time from the upload's start to the answer, csv-merge worker peak RSS, MB/s. Baseline:
+ * csv-parse alone parsing the same two files in this process in the same run. A size whose merge
+ * fails or times out ends the ladder and fails the benchmark (the figures of the smaller sizes are
+ * kept).
  */
 export const csvMergeBenchmark: TBenchmark = {
   name: 'csv',

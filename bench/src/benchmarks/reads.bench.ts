@@ -6,7 +6,7 @@ import { median } from '../stats/stats.helpers';
 import { BenchFailure, type TBenchResult, type TTargetCheck } from '../bench.types';
 import type { TBenchContext, TBenchmark } from '../bench.context';
 
-/** Target of issue 10: chart-data and reports answer at p99 under 50 ms. */
+/** Target: chart-data and reports answer at p99 under 50 ms. */
 export const READS_P99_TARGET_MS = 50;
 
 /** Last day of the benchmark dataset (its years end here). */
@@ -25,11 +25,11 @@ function daysBefore(iso: string, days: number): string {
 }
 
 /**
- * Benchmark 5 (issue 10): `GET /api/chart-data/{id}` and `GET /api/reports/{id}?start&end` on a
- * dataset of `years` years of daily rows (uploaded through `POST /api/uploads`, CONSTRUCTED
- * exports in the samples' layout), under wrk: requests/s and latency p50/p99. Reports
- * are read for the last 30 days, the last year and the whole span. Baseline: `GET /healthz`
- * on the same server in the same run. Endpoints take turns within each run.
+ * Benchmark 5 (docs/BENCHMARKS.md): `GET /api/chart-data/{id}` and `GET
+ * /api/reports/{id}?start&end` on a dataset of `years` years of daily rows (uploaded through `POST
+ * /api/uploads`, CONSTRUCTED exports in the samples' layout), under wrk: requests/s and latency
+ * p50/p99. Reports are read for the last 30 days, the last year and the whole span. Baseline: `GET
+ * /healthz` on the same server in the same run. Endpoints take turns within each run.
  */
 export const readsBenchmark: TBenchmark = {
   name: 'reads',

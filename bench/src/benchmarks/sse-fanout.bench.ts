@@ -18,7 +18,7 @@ import { BenchFailure, type TBenchResult, type TTargetCheck } from '../bench.typ
 import type { TBenchContext, TBenchmark } from '../bench.context';
 import { NO_CACHE_ENV } from './throughput.bench';
 
-/** Target of issue 10: SSE relay latency p95 under 50 ms with 2,000 clients. */
+/** Target: SSE relay latency p95 under 50 ms with 2,000 clients. */
 export const SSE_P95_TARGET_MS = 50;
 /** Messages the transport floor writes to every stream per run, and the pause after each (ms). */
 export const FLOOR_BURSTS = 5;
@@ -197,7 +197,7 @@ async function fanOutRun(
 }
 
 /**
- * Benchmark 3 (issue 10): `clients` concurrent SSE clients on one gateway process while
+ * Benchmark 3 (docs/BENCHMARKS.md): `clients` concurrent SSE clients on one gateway process while
  * `audits` audits run (many clients per audit): relay latency p50/p95/p99 (the worker's
  * `emittedAt` -> the client's receipt), gateway event-loop delay p99 (measured inside the api
  * process by the preloaded probe), api RSS, and the gateway's Redis connections (its sockets to

@@ -18,7 +18,7 @@ import { cacheHits } from './audit.bench';
  */
 export const NO_CACHE_ENV = { APP_CACHE_TTL: '0' };
 
-/** Target of issue 10: 100 concurrent audits with a 300 ms store delay complete at p95 under 60 s. */
+/** Target: 100 concurrent audits with a 300 ms store delay complete at p95 under 60 s. */
 export const THROUGHPUT_P95_TARGET_MS = 60_000;
 
 /** Peaks of Redis memory seen while sampling every second. */
@@ -86,14 +86,14 @@ async function burst(
 }
 
 /**
- * Benchmark 2 (issue 10): `audits` audits of the 4 recorded apps submitted at once, store delay
- * 300 ms, cache off (the scraper runs with `APP_CACHE_TTL=0`: the analyze route offers no
+ * Benchmark 2 (docs/BENCHMARKS.md): `audits` audits of the 4 recorded apps submitted at once, store
+ * delay 300 ms, cache off (the scraper runs with `APP_CACHE_TTL=0`: the analyze route offers no
  * bypass), worker concurrency as in the defaults; then the same with two scraper processes.
- * Figures: audits per minute, p50/p95/max completion time (submit -> `complete`), peak RSS and
- * CPU of the api and each worker (/proc), Redis memory (keys of the run's prefix, and
- * `used_memory` of the shared server). Baselines: one audit alone on the same processes (for
- * times and rate), the idle process (for RSS), Redis before the burst, and one scraper process
- * (for the two-scraper rate).
+ * Figures: audits per minute, p50/p95/max completion time (submit -> `complete`), peak RSS and CPU
+ * of the api and each worker (/proc), Redis memory (keys of the run's prefix, and `used_memory` of
+ * the shared server). Baselines: one audit alone on the same processes (for times and rate), the
+ * idle process (for RSS), Redis before the burst, and one scraper process (for the two-scraper
+ * rate).
  */
 export const throughputBenchmark: TBenchmark = {
   name: 'throughput',

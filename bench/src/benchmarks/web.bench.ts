@@ -9,7 +9,7 @@ import { analyzeBundle, type TBundleReport } from '../web/bundle.analyzer';
 import type { TBenchResult, TTargetCheck } from '../bench.types';
 import type { TBenchContext, TBenchmark } from '../bench.context';
 
-/** Target of issue 10: first-load JS under 300 KB gzip (KB = 1000 bytes). */
+/** Target: first-load JS under 300 KB gzip (KB = 1000 bytes). */
 export const FIRST_LOAD_GZIP_TARGET_KB = 300;
 
 const run = promisify(execFile);
@@ -58,11 +58,11 @@ export async function analyzeDist(distDir: string): Promise<TBundleReport> {
 }
 
 /**
- * Benchmark 6 (issue 10): sizes of the built web app, raw and gzip (zlib level 6, each file on
- * its own): JS and CSS of the first load (index.html's module scripts and modulepreloads with
- * their static imports; its stylesheets) and of the lazily loaded dashboard chunk (the dynamic
- * import that brings ECharts). Baselines: the build's whole JS (for the first load), the first
- * load (for the dashboard chunk).
+ * Benchmark 6 (docs/BENCHMARKS.md): sizes of the built web app, raw and gzip (zlib level 6, each
+ * file on its own): JS and CSS of the first load (index.html's module scripts and modulepreloads
+ * with their static imports; its stylesheets) and of the lazily loaded dashboard chunk (the dynamic
+ * import that brings ECharts). Baselines: the build's whole JS (for the first load), the first load
+ * (for the dashboard chunk).
  */
 export const webBundleBenchmark: TBenchmark = {
   name: 'web',

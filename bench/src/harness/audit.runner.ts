@@ -80,7 +80,7 @@ export interface TCheckedProgress {
 }
 
 /**
- * Checks one audit's stream as a client received it, and fails loudly (issue 10) on:
+ * Checks one audit's stream as a client received it, and fails loudly (docs/BENCHMARKS.md) on:
  * an `error` event (the audit failed), a payload that breaks its contract, a message without
  * an id, ids repeated or out of order, a stream that did not end with `complete`, a step of
  * the spec that never reached `done`. With `reference` (the same audit replayed afterwards),

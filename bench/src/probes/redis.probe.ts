@@ -85,7 +85,7 @@ export interface TProcessRedisConnections {
 }
 
 /**
- * The Redis connections held by process `pid` (issue 10 point 3: the gateway's count must not
+ * The Redis connections held by process `pid` (the gateway's count must not
  * grow with SSE clients): its sockets to Redis' port, named through `CLIENT LIST` (matched by
  * the client's `addr` port, so other processes using the same names are not counted).
  */

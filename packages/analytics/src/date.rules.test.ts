@@ -108,7 +108,7 @@ describe('previousPeriod (spec section 9)', () => {
   });
 });
 
-describe('defaultDateRange (issue 6 point 6)', () => {
+describe('defaultDateRange (spec section 5)', () => {
   it('is the last 30 days of a longer dataset', () => {
     const days = Array.from({ length: 92 }, (_, i) => addDays('2025-06-01', i));
     expect(defaultDateRange(days)).toEqual({ start: '2025-08-02', end: '2025-08-31' });

@@ -25,7 +25,7 @@ export const SPEC_DEFAULT_RANGE: Readonly<TDateRange> = Object.freeze({
   end: '2025-08-18',
 });
 
-/** Length of the default range taken from the data (issue 6 point 6: "the last 30 days"). */
+/** Length of the default range taken from the data ("the last 30 days"). */
 export const DEFAULT_RANGE_DAYS = 30;
 
 function pad(value: number, width: number): string {
@@ -132,7 +132,7 @@ export function isInRange(isoDay: string, range: TDateRange): boolean {
 }
 
 /**
- * Default range of a dataset (issue 6 point 6): its last 30 days, i.e. from 29 days before the
+ * Default range of a dataset (spec section 5): its last 30 days, i.e. from 29 days before the
  * latest parsed day to that day, or the whole span when the data covers fewer days. When no
  * day parses it is the spec's default 2025-07-20..2025-08-18 (spec section 9).
  *

@@ -20,7 +20,7 @@ function row(date: string, src: Record<string, [number, number, number]>, extra:
   return { ...r, ...extra, Territory: 'United States' };
 }
 
-describe('buildKpiReport totals (issue 6 point 5)', () => {
+describe('buildKpiReport totals (spec section 5)', () => {
   it('takes Total Downloads from its column and rates as ratios of sums', () => {
     const rows = [
       row(

@@ -23,7 +23,7 @@ import { detectSpike } from './spike.rules';
 /**
  * The applied range of a dataset: `range` when given (checked), else the dataset's last 30
  * days, or its whole span when shorter, or the spec default 2025-07-20..2025-08-18 when no
- * date parses (issue 6 point 6; spec section 9).
+ * date parses (spec section 9).
  *
  * @throws RangeError when `range` has a bound that is not a `YYYY-MM-DD` day or start > end.
  */
@@ -64,7 +64,7 @@ export function daySpan(dataset: TPreparedDataset): { span: TDateRange | null; d
 /**
  * The default range of chart-data rows (for the date picker and the reports call): the
  * dataset's last 30 days, its whole span when shorter, or 2025-07-20..2025-08-18 when no date
- * parses (issue 6 point 6; spec section 9).
+ * parses (spec section 9).
  */
 export function defaultRangeOfRows(rows: readonly TRowInput[]): TDateRange {
   return resolveRange(prepareDataset(rows));
@@ -72,7 +72,7 @@ export function defaultRangeOfRows(rows: readonly TRowInput[]): TDateRange {
 
 /**
  * The whole KPI report of a merged dataset, as `GET /api/reports/{downloadId}` answers it and
- * the web dashboard renders it (issue 6 points 5 and 6; spec sections 2, 3, 5 and 9).
+ * the web dashboard renders it (spec sections 2, 3, 5 and 9).
  *
  * - Rows are the chart-data rows (numbers, numeric text such as '1,234', '-' or null);
  *   non-numeric values count as 0 and rows whose date does not parse are left out of every

@@ -177,7 +177,7 @@ export function sourceCountsOfRow(row: TRowInput, columns: TSourceColumns): TCou
 }
 
 /**
- * Totals across sources in one row (spec section 3; issue 6 point 5). First-time downloads,
+ * Totals across sources in one row (spec section 3). First-time downloads,
  * redownloads and impressions come from 'Total First-Time Downloads', 'Total Redownloads' and
  * 'Total Impressions' when the export has them, else they are sums over all seven sources.
  * Total Downloads comes from the 'Total Downloads' column; without it, it is the sum of the
@@ -292,7 +292,7 @@ export function conversionRate(downloads: number, impressions: number): number {
 
 /**
  * Period metrics from summed counts. `conversionRate` uses first-time downloads, the product's
- * rate for sources and for 'Total Average Conversion Rate' (issue 6 point 5): a ratio of sums
+ * rate for sources and for 'Total Average Conversion Rate' (spec section 5): a ratio of sums
  * over the range, not a mean of daily rates. `appleConversionRate` is Apple's definition, total
  * downloads / unique impressions (Apple, "Measuring app performance").
  */

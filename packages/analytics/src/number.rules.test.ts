@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCellValue, toNumber } from './number.rules';
 
-describe('parseCellValue (issue 6 point 2)', () => {
+describe('parseCellValue (spec section 5)', () => {
   it.each([
     ['1,234', 1234],
     ['1,234,567.5', 1234567.5],

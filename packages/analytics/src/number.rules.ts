@@ -3,7 +3,7 @@ const MISSING_MARKS = new Set(['', '-', '\u2013', '\u2014']);
 const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
- * Reads one export cell (issue 6 point 2; spec section 5).
+ * Reads one export cell (spec section 5).
  *
  * - '-' (also an en or em dash) or an empty cell: `null`, a missing value.
  * - A number, possibly with thousands separators (`"1,234"` -> 1234), a trailing percent sign

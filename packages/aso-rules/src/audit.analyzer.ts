@@ -59,7 +59,7 @@ export const SECTION_LABELS: Record<TSectionKey, string> = {
 };
 
 /**
- * What improving a section is expected to do, named in every recommendation (issue 5: "each
+ * What improving a section is expected to do, named in every recommendation ("each
  * naming the section and the expected effect").
  */
 export const SECTION_EFFECTS: Record<TSectionKey, string> = {

@@ -83,7 +83,7 @@ export const ZReportQuery = z
 export type TReportQuery = z.infer<typeof ZReportQuery>;
 
 // ---------------------------------------------------------------------------------------------
-// KPI report (issue 6 point 6), computed by `buildKpiReport` of @aso/analytics.
+// KPI report (spec section 5), computed by `buildKpiReport` of @aso/analytics.
 
 /**
  * Traffic source ids (spec section 3: Traffic sources). The first four are the dashboard's;
@@ -273,7 +273,7 @@ export const ZMonthlyReport = z.object({
 });
 export type TMonthlyReport = z.infer<typeof ZMonthlyReport>;
 
-/** The whole KPI report of `GET /api/reports/{downloadId}` (issue 6 point 6). */
+/** The whole KPI report of `GET /api/reports/{downloadId}` (spec section 5). */
 export const ZKpiReport = z.object({
   /** The applied range (inclusive) and its length in days. */
   range: z.object({ start: ZIsoDay, end: ZIsoDay, days: z.number().int().positive() }),

@@ -58,7 +58,7 @@ export const ZCompetitorData = z.object({
 });
 export type TCompetitorData = z.infer<typeof ZCompetitorData>;
 
-/** Section keys of the structured analysis (spec section 3 plus in-app events, issue 5). */
+/** Section keys of the structured analysis (spec section 3 plus in-app events). */
 export const SECTION_KEYS = [
   'title',
   'subtitle',

@@ -7,7 +7,7 @@ const requiredString = (field: string) =>
     error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be text`),
   });
 
-/** Email as accepted by the API: trimmed, lower-cased, validated (issue: access point 2). */
+/** Email as accepted by the API: trimmed, lower-cased, validated (spec section 5). */
 export const ZEmail = requiredString('email')
   .trim()
   .toLowerCase()

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZInAppEvent } from './audit';
 
 /**
- * The normalised App Store listing of one app in one storefront (issue 4, DESIGN section 2
+ * The normalised App Store listing of one app in one storefront (DESIGN section 2
  * "Store data sources"). The scraper builds it from the iTunes Lookup API, the product page
  * (whatever layout Apple serves) and the customer-reviews RSS feed; it is stored as the
  * `listing` JSON of an `app_snapshots` row and feeds the spec's Audit and competitorData

@@ -23,7 +23,7 @@ const EXPECTED =
   '7/22/25,-12.5,"say ""hi""",\n' +
   '7/23/25,0,,\n';
 
-describe('the processed CSV (issue 6 point 4, issue 10)', () => {
+describe('the processed CSV (spec section 5)', () => {
   it('escapes formulas, writes numbers plainly and quotes only where needed', () => {
     expect(writeDatasetCsv(HEADERS, ROWS)).toBe(EXPECTED);
     expect(escapeFormulaText('-5')).toBe('-5');

@@ -4,7 +4,7 @@ import { stringify as stringifySync } from 'csv-stringify/sync';
 import type { TDatasetCell } from './schema';
 
 /**
- * The processed CSV of a merged dataset (issue 6 points 3 and 4), shared by the csv-merge
+ * The processed CSV of a merged dataset (spec section 5), shared by the csv-merge
  * worker (its tests) and the api's `GET /api/download-merged/{id}` so both write the same
  * bytes: a header row, then one line per row in dataset order; numbers plain (1234, -5, 12.5),
  * missing values empty, text cells and header names escaped against formula injection
@@ -16,7 +16,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const BARE_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
- * Neutralises a text cell that a spreadsheet would run as a formula (issue 6 point 4; OWASP
+ * Neutralises a text cell that a spreadsheet would run as a formula (OWASP
  * "CSV Injection"): text beginning with '=', '+', '-', '@', tab or CR gets a leading single
  * quote. A bare number such as '-12.5' is data, not a formula, and stays as it is.
  */

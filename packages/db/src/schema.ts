@@ -131,10 +131,10 @@ export interface DatasetTable {
 export type TDatasetCell = number | string | null;
 
 /**
- * `dataset_chunks`: a dataset's rows in order, in slices of up to a few thousand rows (issue
- * 10). `rows` is a JSON array of rows, each an array of values aligned with the dataset's
- * `headers`; `first_day`/`last_day` bound the parsed days of the slice's rows (null when none
- * parses); deleted with their dataset.
+ * `dataset_chunks`: a dataset's rows in order, in slices of up to a few thousand rows
+ * (docs/BENCHMARKS.md). `rows` is a JSON array of rows, each an array of values aligned with the
+ * dataset's `headers`; `first_day`/`last_day` bound the parsed days of the slice's rows (null when
+ * none parses); deleted with their dataset.
  */
 export interface DatasetChunkTable {
   dataset_id: string;

@@ -74,7 +74,7 @@ function input(
 const asObjects = (rows: TDatasetCell[][]) =>
   rows.map((r) => Object.fromEntries(HEADERS.map((h, i) => [h, r[i] ?? null])));
 
-describe('datasets stored in chunks (issue 10)', () => {
+describe('datasets stored in chunks (docs/BENCHMARKS.md)', () => {
   it('writes chunks in order over several INSERTs and reads them back in order', async ({
     database,
   }) => {

@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 /**
  * Payload fields copied onto a job's log lines so that one audit (`auditId`) or one upload
  * (`downloadId`, the upload ids of a merge) can be followed across the api, scraper, analyzer
- * and csv-merge logs (issue 9, point 7). Only identifiers: payloads never carry secrets, and
+ * and csv-merge logs (README, Operations). Only identifiers: payloads never carry secrets, and
  * nothing else of the payload is logged.
  */
 export const CORRELATION_KEYS = [

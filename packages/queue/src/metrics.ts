@@ -4,7 +4,7 @@ import type { Job, Queue, Worker } from 'bullmq';
 /** Prefix of the product's own metric names (Node process metrics keep their standard names). */
 export const METRIC_PREFIX = 'aso_';
 
-/** Queue states whose job counts are reported as `aso_queue_jobs{queue,state}` (issue 9, point 4). */
+/** Queue states whose job counts are reported as `aso_queue_jobs{queue,state}` (README). */
 export const MEASURED_JOB_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 export type TMeasuredJobState = (typeof MEASURED_JOB_STATES)[number];
 

@@ -74,10 +74,10 @@ export interface WorkerService {
 }
 
 /**
- * Runs workers as a service (issue: foundation point 6): logs the queues served and their
- * concurrency, checks Redis' eviction policy, serves `/healthz` and `/metrics` (issue 9,
- * point 4), logs each job's start, completion and failure with the job's ids and the audit or
- * upload it belongs to (issue 9, point 7), and closes cleanly on SIGTERM/SIGINT.
+ * Runs workers as a service: logs the queues served and their
+ * concurrency, checks Redis' eviction policy, serves `/healthz` and `/metrics` (README,
+ * Operations), logs each job's start, completion and failure with the job's ids and the audit or
+ * upload it belongs to (README, Operations), and closes cleanly on SIGTERM/SIGINT.
  */
 export async function runWorkerService(opts: WorkerServiceOptions): Promise<WorkerService> {
   const { log, workers } = opts;

@@ -10,7 +10,7 @@ import {
   type RuntimeLogger,
 } from '@aso/queue';
 
-// Issue 9 points 4 and 7 on the worker side: a real BullMQ worker run by runWorkerService
+// Metrics and job logs on the worker side: a real BullMQ worker run by runWorkerService
 // serves `/metrics` on its health port, its counters rise with the jobs it runs, the queue
 // depth is read from Redis at scrape time, and each job's events are logged with its ids.
 

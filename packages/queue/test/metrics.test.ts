@@ -24,7 +24,7 @@ describe('createServiceMetrics', () => {
     }
   });
 
-  it('declares the job and queue metrics of issue 9 with their types', async () => {
+  it('declares the job and queue metrics of the README with their types', async () => {
     const [, body] = await createServiceMetrics({
       service: 'unit',
       defaultMetrics: false,

@@ -35,7 +35,8 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(infraPlugin, { config });
   await fastify.register(rateLimitPlugin);
   await fastify.register(authPlugin);
-  // Operations (issue 9): before the routes, whose timings, log context and docs they collect.
+  // Operations (README, Operations section): before the routes, whose timings, log context and docs
+  // they collect.
   await fastify.register(metricsPlugin);
   await fastify.register(logContextPlugin);
   await fastify.register(docsPlugin);

@@ -7,7 +7,7 @@ import { findLiveDatasetRows } from '@aso/db';
 import { expectError, startApi } from './access.fixtures';
 import { createUser, it, SAMPLES, uploadSample } from './analytics.helpers';
 
-// Issue 10: chart-data and reports answer from datasets prepared once per process. The answers
+// Chart-data and reports answer from datasets prepared once per process. The answers
 // stay those of the route serializers (byte for byte), and owner and expiry are still checked
 // on every request.
 

@@ -200,7 +200,7 @@ describe.each(SAMPLES)('upload of the $key sample exports', (sample) => {
   });
 });
 
-describe('a dataset of many days (issue 10: stored in chunks)', () => {
+describe('a dataset of many days (stored in chunks)', () => {
   it('answers the upload, chart data, download and reports from every chunk', async ({
     env,
     database,

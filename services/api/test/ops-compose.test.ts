@@ -14,7 +14,7 @@ import {
   type ComposeService,
 } from './ops.helpers';
 
-// Issue 9 point 3: the machines of this project have no Docker engine, so this proves what can
+// The machines of this project have no Docker engine, so this proves what can
 // be proven without one: docker-compose.yml, the Dockerfiles, the worker entrypoint and
 // .env.example agree with each other and with the environment schemas of the services.
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { it } from '@aso/testkit/vitest';
 import { startApi } from './access.fixtures';
 
-// Issue 9 point 6: the OpenAPI document at /docs/json describes every call of the spec's call
+// The OpenAPI document at /docs/json describes every call of the spec's call
 // table (spec section 7), from the routes' zod schemas; /docs serves the UI.
 
 /** Spec section 7, "The calls it makes" (plus the feedback list its POST invalidates). */

@@ -19,7 +19,7 @@ import {
 import { buildLoggedApi, capturedLogger } from './ops-logs.helpers';
 import { sample } from './ops.helpers';
 
-// Issue 9 points 4 and 7, end to end: a real audit through the real gateway, scraper and
+// Metrics and log context, end to end: a real audit through the real gateway, scraper and
 // analyzer (the store is the replay server) moves the api's and the workers' /metrics, and
 // one audit id can be followed through all three logs. Secrets stay out of every log.
 

@@ -7,7 +7,7 @@ import { canonicalAccessCode } from '../src/services/credentials.service';
 import { ADMIN_CODE } from './access.fixtures';
 import { buildLoggedApi, capturedLogger } from './ops-logs.helpers';
 
-// Issue 9 point 5: bull-board at /admin/queues, refused without the admin code, showing every
+// bull-board at /admin/queues, refused without the admin code, showing every
 // queue with it; the browser sign-in (`?code=` or the form) leaves an HttpOnly, SameSite=Strict
 // cookie scoped to the monitor, which dies with its admin code; the code never reaches a log.
 

@@ -20,7 +20,7 @@ import {
   WORKERS,
 } from './ops.helpers';
 
-// Issue 9 point 3, "the production tree": the runtime trees that Dockerfile.api and
+// The production tree: the runtime trees that Dockerfile.api and
 // Dockerfile.worker copy into their images are built here with the very `pnpm deploy`
 // commands the Dockerfiles run (read from them), then every service is started from its tree
 // with the command and environment of its container (docker-compose.yml + the image's ENV),

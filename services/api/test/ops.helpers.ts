@@ -10,8 +10,8 @@ import { ZWorkerEnv as ZScraperEnv } from '../../scraper/src/env';
 import { ZWorkerEnv as ZAnalyzerEnv } from '../../analyzer/src/env';
 import { ZWorkerEnv as ZCsvMergeEnv } from '../../csv-merge/src/env';
 
-// Shared by the ops-*.test.ts files (issue 9): the repository's container definitions, read
-// as they are, and the services' environment schemas they must agree with.
+// Shared by the ops-*.test.ts files (README, Operations): the repository's container definitions,
+// read as they are, and the services' environment schemas they must agree with.
 
 /** Repository root (this file is services/api/test/ops.helpers.ts). */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');

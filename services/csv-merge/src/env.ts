@@ -12,10 +12,10 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   /** Port of /healthz and /metrics; 0 picks a free port. */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9103),
   /**
-   * Parse threads this process runs at once (issue 10): a merge of two large exports parses
-   * them at the same time, the larger in a worker thread, while one is free (about 40 % faster
-   * on 2 cores for about 60 MB more peak memory each); otherwise one after the other. 0: never.
-   * Default: the cores less one (at least 1), so concurrent merges do not add threads that
+   * Parse threads this process runs at once (docs/BENCHMARKS.md): a merge of two large exports
+   * parses them at the same time, the larger in a worker thread, while one is free (about 40 %
+   * faster on 2 cores for about 60 MB more peak memory each); otherwise one after the other. 0:
+   * never. Default: the cores less one (at least 1), so concurrent merges do not add threads that
    * have no core to run on.
    */
   PARSE_THREADS: z.coerce

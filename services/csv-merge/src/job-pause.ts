@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { nextTurn } from './merge/index';
 
 /**
- * The `pause` of a long merge (issue 10 point 3): one turn of the event loop (BullMQ renews
+ * The `pause` of a long merge (docs/BENCHMARKS.md): one turn of the event loop (BullMQ renews
  * its locks on timers, which a merge holding the loop starved, so the job was taken for
  * stalled and ran twice), and, at its first call and then at most every third of `lockMs`,
  * an explicit `job.extendLock(job.token, lockMs)` (BullMQ's API for long jobs). An extension

@@ -44,7 +44,7 @@ export function mergeKeyOf(
 }
 
 /**
- * Builds the `merge` job handler (DESIGN section 3 point 2; issue 6 points 1-3).
+ * Builds the `merge` job handler (DESIGN section 3 point 2).
  *
  * For each upload named by the job (the caller's own, unexpired), the bytes are read from
  * PostgreSQL as a stream, parsed and merged by `./merge`; the headers, app name, territory,
@@ -57,10 +57,10 @@ export function mergeKeyOf(
  * {@link threadedField}), while fewer than `PARSE_THREADS` merges of this process do so;
  * otherwise one after the other.
  *
- * Long merges (issue 10): parsing and storing pause about every 50 ms for a turn of the event
- * loop and extend the job's lock (see `createJobPause`), so BullMQ never takes the job for
- * stalled. Storing is idempotent per job: the dataset carries the job's merge key
- * ({@link mergeKeyOf}); a job that runs again answers with the dataset already stored.
+ * Long merges (docs/BENCHMARKS.md): parsing and storing pause about every 50 ms for a turn of the
+ * event loop and extend the job's lock (see `createJobPause`), so BullMQ never takes the job for
+ * stalled. Storing is idempotent per job: the dataset carries the job's merge key ({@link
+ * mergeKeyOf}); a job that runs again answers with the dataset already stored.
  *
  * Failures:
  * - a file that is not a usable export, or an upload that is missing or expired:

@@ -19,7 +19,7 @@ export interface WorkerDeps {
   log: Logger;
 }
 
-/** Every hour (ms): how often expired datasets and uploads are deleted (issue 6, point 3). */
+/** Every hour (ms): how often expired datasets and uploads are deleted (spec section 5). */
 export const CLEANUP_EVERY_MS = 3_600_000;
 
 /**

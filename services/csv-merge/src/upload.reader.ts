@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 /** Size of the slices an upload is handed to the parser in (bytes). */
 export const UPLOAD_CHUNK_BYTES = 64 * 1024;
 /**
- * Bytes fetched from PostgreSQL per query (issue 10: a 20 MB upload is read in 20). The
+ * Bytes fetched from PostgreSQL per query (a 20 MB upload is read in 20). The
  * driver keeps, per connection, a buffer as large as the largest answer it received, and
  * decodes a bytea answer through a hex string twice its size: small slices keep both small.
  */

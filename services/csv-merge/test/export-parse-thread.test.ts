@@ -49,7 +49,7 @@ const FILES = [
   constructedFixture('constructed-formula-cells.csv'),
 ];
 
-describe('parseExportInThread (issue 10)', () => {
+describe('parseExportInThread (docs/BENCHMARKS.md)', () => {
   it.each(FILES)('gives what parseExport gives for %s', async (path) => {
     const here = await parseExport(createReadStream(path), 'conversionCSV');
     const there = await parseExportInThread(createReadStream(path), 'conversionCSV');

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { it } from '@aso/testkit/vitest';
 import { createJobPause } from '../src/job-pause';
 
-describe('createJobPause (issue 10 point 3)', () => {
+describe('createJobPause (docs/BENCHMARKS.md)', () => {
   it("extends a running job's lock in Redis beyond the worker's own lock duration", async ({
     redis,
   }) => {

@@ -229,7 +229,7 @@ describe('rejected exports', () => {
   });
 });
 
-describe('processed CSV against formula injection (issue 6 point 4)', () => {
+describe('processed CSV against formula injection (spec section 5)', () => {
   it('escapes formula cells and keeps negative numbers as numbers', async () => {
     const merged = await parseAndMergeExports({
       conversionCSV: file('constructed-formula-cells.csv'),

@@ -31,7 +31,7 @@ function cachedListing(row: AppSnapshotRow): TAppListing | null {
 }
 
 /**
- * Builds the `scrape` job handler (DESIGN section 2 point 4; issue 4 points 3-6). For one app
+ * Builds the `scrape` job handler (DESIGN section 2 point 4). For one app
  * of an audit it reports, on the audit's progress stream, each step `in_progress` then `done`
  * (or `error` with a message):
  *

@@ -150,7 +150,7 @@ export interface TFailureContext {
 }
 
 /**
- * Decides what to do with a failed scrape (issue 4 point 4):
+ * Decides what to do with a failed scrape (DESIGN section 2):
  * - bad job input, an app the store does not know (`AppNotFoundError`: 'App not found in the
  *   <CC> App Store') and any store error that is not retryable (refused redirect, unknown page
  *   layout, oversized body) fail at once;

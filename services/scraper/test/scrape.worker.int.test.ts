@@ -1,5 +1,5 @@
 /**
- * The scraper worker end to end (issue 4 points 3-6): a real BullMQ worker started with
+ * The scraper worker end to end (DESIGN section 2): a real BullMQ worker started with
  * `startScraper` in this process, jobs added with a real Queue under this file's Redis prefix,
  * results awaited with QueueEvents, snapshots in this file's PostgreSQL database, and the store
  * played by the replay server over loopback from `<FIXTURES_DIR>/appstore`. Nothing is mocked.

@@ -1,6 +1,6 @@
 /**
  * The store client against the replay server (real HTTP on loopback, no mocks): every recorded
- * app, and the failure paths of issue 4 point 4.
+ * app, and the failure paths of DESIGN section 2.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

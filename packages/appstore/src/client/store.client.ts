@@ -207,7 +207,7 @@ function failed(url: string, error: unknown): TSourceReport {
 }
 
 /**
- * Fetches and normalises one app's listing in one storefront (issue 4, points 3-4; DESIGN
+ * Fetches and normalises one app's listing in one storefront (DESIGN
  * section 2 "Store data sources"). Reads, concurrently, the lookup API
  * (`<itunesOrigin>/lookup?id=&country=&entity=software`), the product page
  * (`<appStoreOrigin>/<cc>/app/id<id>`) and the reviews RSS feed

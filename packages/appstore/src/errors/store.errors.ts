@@ -35,7 +35,7 @@ export class StoreError extends Error {
 
 /**
  * Neither the lookup API (`resultCount: 0`) nor the product page (404) knows the app in this
- * storefront (issue 4, point 4). Message: 'App not found in the <CC> App Store'. Not retryable.
+ * storefront (DESIGN section 2). Message: 'App not found in the <CC> App Store'. Not retryable.
  */
 export class AppNotFoundError extends StoreError {
   readonly appId: string;
@@ -171,7 +171,7 @@ export class StoreMalformedResponseError extends StoreError {
 
 /**
  * A product page that no known layout parser understands. The message names every layout
- * marker that was looked for (issue 4, point 3). Not retryable.
+ * marker that was looked for (DESIGN section 2). Not retryable.
  */
 export class UnknownPageLayoutError extends StoreError {
   constructor(readonly markers: readonly string[]) {

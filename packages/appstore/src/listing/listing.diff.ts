@@ -27,7 +27,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Field-by-field comparison of two listings of the same app (issue 4, point 5: the latest two
+ * Field-by-field comparison of two listings of the same app (the latest two
  * snapshots, for "what changed"). Returns the changed fields in the listing's field order, `a`
  * as `before` and `b` as `after`; screenshots are compared per device class
  * (`screenshots.iphone`, `screenshots.ipad`, ...). `fetchedAt`, `fieldSources` and

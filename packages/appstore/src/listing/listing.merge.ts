@@ -81,7 +81,7 @@ function hasValue(values: Partial<TListingValues>, field: keyof TListingValues):
 }
 
 /**
- * Builds the normalised listing from what each source yielded (issue 4, point 4):
+ * Builds the normalised listing from what each source yielded (DESIGN section 2):
  *
  * - Where both have a field, the product page wins (it is what shoppers see): the page
  *   layout's own data first, then the page's JSON-LD, then the lookup API. A field is taken

@@ -54,7 +54,7 @@ export interface TPageParseResult {
 }
 
 /**
- * One product page layout (issue 4: "one parser per page layout behind one interface").
+ * One product page layout ("one parser per page layout behind one interface").
  * `detect` says whether the page carries this layout's marker; `parse` reads it and throws
  * `PageParseError` when the marker is there but its data cannot be read.
  */

@@ -1,5 +1,5 @@
 /**
- * Parser tests on EVERY file of the recordings folder (issue 4 "Tests"). Expectations are read
+ * Parser tests on EVERY file of the recordings folder (DESIGN section 2). Expectations are read
  * from the raw JSON by direct path reads (test/fixtures-dir.ts), independently of the parsers;
  * a few known values are also asserted literally. Integration project: the tests read files.
  */

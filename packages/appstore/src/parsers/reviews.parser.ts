@@ -29,7 +29,7 @@ function isoOrNull(value: string | null): string | null {
 }
 
 /**
- * Summary of reviews (issue 4 "reviews summary"): how many, the mean star value rounded to 2
+ * Summary of reviews (DESIGN section 2): how many, the mean star value rounded to 2
  * decimals (null when there are none), the count per star value and the newest/oldest review
  * time.
  */

@@ -80,7 +80,7 @@ function cutJson(text: string): string {
 
 /**
  * Starts the replay server: recorded App Store answers at Apple's paths, for tests and offline
- * demos (issue 4, point 2). One server serves both origins:
+ * demos (DESIGN section 2). One server serves both origins:
  *
  * - `GET /lookup?id=<id>&country=<cc>`: the `itunes-lookup_*` recording verbatim (with its
  *   leading blank lines); an unknown id answers `{"resultCount":0,"results":[]}` like Apple.

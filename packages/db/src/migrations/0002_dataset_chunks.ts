@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen once landed: add a new migration instead of editing this one.
 //
-// Issue 10 (CSV merge): a dataset's rows move from one JSONB array of keyed objects
+// CSV merge in bounded memory: a dataset's rows move from one JSONB array of keyed objects
 // (`datasets.rows`, 8x the size of the data, beyond PostgreSQL's JSONB limit for two 20 MB
 // exports) to `dataset_chunks`: slices of the rows, in order, each a JSON array of rows, each
 // row an array of values aligned with `datasets.headers`. The processed CSV is no longer
@@ -57,7 +57,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table uploads alter column content set storage external`.execute(db);
 }
 
-/** The formula escape of the processed CSV as of this migration (issue 6 point 4). */
+/** The formula escape of the processed CSV as of this migration (spec section 5). */
 function escapeFormulaText(text: string): string {
   if (!/^[=+\-@\t\r]/.test(text) || /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(text)) {
     return text;

@@ -131,7 +131,7 @@ export interface TDatasetRowsChunk {
  * `length` bytes of `userId`'s live upload `id` from byte `offset` (0-based; fewer at the
  * end, an empty Buffer past it), or null when the upload is missing or expired. Reading an
  * upload in slices keeps the worker from holding its bytes several times over while the
- * driver decodes one large value (issue 10).
+ * driver decodes one large value (docs/BENCHMARKS.md).
  *
  * @throws RangeError for a negative `offset` or a `length` below 1.
  */

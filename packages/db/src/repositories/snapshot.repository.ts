@@ -98,7 +98,7 @@ export interface SnapshotPair {
 }
 
 /**
- * The latest two snapshots of app `appId` in `storefront` (issue 4 point 5: what changed
+ * The latest two snapshots of app `appId` in `storefront` (what changed
  * between the last two scrapes), or null when none is stored.
  */
 export async function findLatestSnapshotPair(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseEnv } from '@aso/contracts';
 
 /**
- * Environment of the `pnpm aso` CLI (issue 5, point 7): where the gateway runs and who signs
+ * Environment of the `pnpm aso` CLI (spec section 3): where the gateway runs and who signs
  * in. `ASO_ACCESS_CODE` and `ASO_EMAIL` are needed by commands that call the API.
  */
 export const ZCliEnv = z.object({

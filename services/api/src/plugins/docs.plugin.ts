@@ -20,7 +20,7 @@ export function docsTag(url: string): string {
 }
 
 /**
- * The OpenAPI document of the gateway (issue 9, point 6), built from the routes' zod schemas
+ * The OpenAPI document of the gateway (README, Operations), built from the routes' zod schemas
  * (params, query, body and answers, from `@aso/contracts`) by fastify-type-provider-zod's
  * `jsonSchemaTransform`: `GET /docs` serves the Swagger UI, `GET /docs/json` the OpenAPI 3
  * document. It lists the `/api` routes and the health checks; the web app's files, the queue

@@ -11,7 +11,7 @@ export const HTTP_DURATION_BUCKETS_S = [
 /** `route` label of requests that matched no route (one value, so unknown paths add no series). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** The gateway's metrics (issue 9, point 4), decorated as `app.metrics`. */
+/** The gateway's metrics (README, Operations), decorated as `app.metrics`. */
 export interface ApiMetrics {
   /** Registry shared with the job and queue metrics of `@aso/queue`. */
   service: ServiceMetrics;

@@ -113,7 +113,7 @@ function redactedRequest(req: FastifyRequest) {
 }
 
 /**
- * The queue monitor (issue 9, point 5): bull-board at `/admin/queues`, showing every queue of
+ * The queue monitor (README, Operations): bull-board at `/admin/queues`, showing every queue of
  * the catalog (scrape, analysis, csv-merge, maintenance) read-only, for admins only.
  *
  * Every request needs a live admin code (DESIGN section 5), given in one of three ways:

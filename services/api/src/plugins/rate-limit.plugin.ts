@@ -55,7 +55,7 @@ declare module 'fastify' {
      */
     perUserRateLimit: (name: string, maxPerMinute: number) => RateLimitHook;
     /**
-     * The access limits (issue 3, point 5), each `config.AUTH_RATE_LIMIT_PER_MIN` a minute:
+     * The access limits (spec section 6), each `config.AUTH_RATE_LIMIT_PER_MIN` a minute:
      * `authByIp` (onRequest) and `authByEmail` (preHandler, reads `body.email`) for login
      * and register; `adminByIp` for the admin code check and failed admin codes.
      */

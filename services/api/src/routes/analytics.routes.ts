@@ -42,7 +42,7 @@ const untyped = (reply: unknown): FastifyReply => reply as FastifyReply;
 const ZIdParams = z.object({ id: z.string().min(1).max(64) });
 
 /**
- * Analytics routes (spec section 7; DESIGN section 3; issue 6 points 1, 4, 6, 7), under
+ * Analytics routes (spec section 7; DESIGN section 3), under
  * `/api`, all for signed-in users and their own objects only (someone else's answers 404):
  * - `POST /uploads` (multipart `conversionCSV` and/or `redownloadsCSV`, rate-limited per
  *   user): stores the files, runs the csv-merge `merge` job and answers `{ mergedData }`;
@@ -72,7 +72,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onClose', async () => waiter.close());
 
   const uploadLimit = app.perUserRateLimit('uploads', app.config.UPLOAD_RATE_LIMIT_PER_MIN);
-  // Datasets prepared for chart-data and reports, per process (issue 10).
+  // Datasets prepared for chart-data and reports, per process (docs/BENCHMARKS.md).
   const datasets = new DatasetCache({ maxBytes: app.config.DATASET_CACHE_MB * 1024 * 1024 });
 
   app.post(

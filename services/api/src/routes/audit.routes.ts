@@ -29,7 +29,7 @@ const ZIdParams = z.object({ id: z.string().min(1).max(64) });
 const ZAuditIdParams = z.object({ auditId: z.string().min(1).max(64) });
 
 /**
- * Audit routes (spec section 7, issue 5 points 1, 4, 5, 6), under `/api`:
+ * Audit routes (spec section 7), under `/api`:
  * - `POST /analyze` (signed in, rate-limited per user): validates, creates the audit and its
  *   BullMQ flow, answers `{ id }` at once;
  * - `GET /audit/{id}`: the spec's Audit, for its owner, or an admin (`x-access-code`); 404

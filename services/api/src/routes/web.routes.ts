@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 export const STORE_MEDIA_HOSTS = ['https://*.mzstatic.com', 'https://*.itunes.apple.com'] as const;
 
 /**
- * Content-Security-Policy of the web app (issue 7 point 9): scripts only from this origin (no
+ * Content-Security-Policy of the web app (spec section 2): scripts only from this origin (no
  * inline script, no eval); images and media from this origin and the store's hosts; `blob:`
  * for hls.js, which plays HLS through MediaSource object URLs; fetches to this origin (the
  * API) and the store's video hosts (hls.js downloads playlists and segments). Inline styles

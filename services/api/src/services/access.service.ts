@@ -145,7 +145,7 @@ export async function registerUser(
 
 /**
  * Signs in an existing user with the access code they registered with, which must be
- * active and unexpired; a used-up code still admits its own users (issue 3, point 2).
+ * active and unexpired; a used-up code still admits its own users (spec section 6).
  *
  * The code's own state is judged first and does not depend on the email (unknown code:
  * 401 'Invalid email or access code'; deactivated or expired: 403 with its message); then

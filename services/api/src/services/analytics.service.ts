@@ -50,7 +50,7 @@ export function slugify(text: string): string {
 }
 
 /**
- * File name of `GET /api/download-merged/{downloadId}` (issue 6 point 4):
+ * File name of `GET /api/download-merged/{downloadId}` (spec section 5):
  * '<app>-<territory>-merged.csv', both slugified; 'dataset' stands in for an unknown app name
  * (or one with no letters or digits), and an unknown territory is left out
  * ('dataset-merged.csv' when neither is known).
@@ -84,10 +84,10 @@ export function buildDashboardName(appName: string, territory: string, at: Date)
 }
 
 /**
- * `userId`'s live dataset `downloadId` prepared for reads (issue 10). Ownership and liveness
- * are checked on every call (`findLiveDataset`, one indexed lookup) before anything of
- * `cache` is used; the rows are loaded (`findLiveDatasetRows`) and prepared (`prepareReads`)
- * only when `cache` does not hold them.
+ * `userId`'s live dataset `downloadId` prepared for reads (docs/BENCHMARKS.md). Ownership and
+ * liveness are checked on every call (`findLiveDataset`, one indexed lookup) before anything of
+ * `cache` is used; the rows are loaded (`findLiveDatasetRows`) and prepared (`prepareReads`) only
+ * when `cache` does not hold them.
  *
  * @throws AppError 404 for a dataset that is not live and the caller's.
  */
@@ -132,7 +132,7 @@ export async function chartData(
 
 /**
  * The processed CSV of `userId`'s live dataset as a stream (rendered from the stored rows as
- * it is read, never built whole: issue 10) and its download file name.
+ * it is read, never built whole) and its download file name.
  *
  * @throws AppError 404 for a dataset that is not live and the caller's.
  */
@@ -150,7 +150,7 @@ export async function mergedCsv(
 }
 
 /**
- * The KPI report of `userId`'s live dataset over `query`'s range (issue 6 point 6), as the
+ * The KPI report of `userId`'s live dataset over `query`'s range (spec section 5), as the
  * JSON answer of `GET /api/reports/{downloadId}`: computed by `buildKpiReportOfDataset` of
  * @aso/analytics from the dataset prepared once (see {@link preparedDataset}; the same report
  * as `buildKpiReport` of its rows), checked against `ZKpiReport` and serialized as the route's

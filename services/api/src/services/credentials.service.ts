@@ -6,7 +6,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  */
 export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-/** Random bytes per generated access code: 10 bytes = 80 bits (issue 3 asks >= 60 bits). */
+/** Random bytes per generated access code: 10 bytes = 80 bits (at least 60 against guessing). */
 export const ACCESS_CODE_BYTES = 10;
 
 /** Characters per dash-separated group in the canonical form of an access code. */

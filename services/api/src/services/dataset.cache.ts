@@ -8,7 +8,7 @@ import negotiate from '@fastify/accept-negotiator';
 import { LRUCache } from 'lru-cache';
 
 /**
- * Prepared datasets for the reads of issue 10 (`GET /api/chart-data/{id}` and
+ * Prepared datasets for the reads (`GET /api/chart-data/{id}` and
  * `GET /api/reports/{id}`), kept per process in a bounded LRU cache.
  *
  * A merged dataset never changes after the merge (it only expires or is deleted), so what

@@ -34,7 +34,7 @@ const CELLS = [
   '\u00a01\u00a0234',
 ];
 
-describe('createCellReader (issue 10 fast path)', () => {
+describe('createCellReader (docs/BENCHMARKS.md)', () => {
   it("reads every cell as parseCellValue does (after decimalCommaToPoint in ';' files)", () => {
     const comma = createCellReader(',');
     const tab = createCellReader('\t');

@@ -36,7 +36,7 @@ export interface TCellTableData {
 }
 
 /**
- * The cells of a parsed export, compactly (issue 10: a 20 MB export is 600,000 rows), column
+ * The cells of a parsed export, compactly (a 20 MB export is 600,000 rows), column
  * by column in blocks of 8,192 rows: a column holds its numbers in `Int32Array` blocks (4
  * bytes a cell; export counts are whole numbers) until a value that is not a 32-bit integer
  * comes, then in `Float64Array` blocks (NaN for "no number"); a text cell is kept in a map by

@@ -5,7 +5,7 @@ export type TCsvExportErrorReason =
   'empty' | 'binary' | 'no_header' | 'no_rows' | 'too_many_rows' | 'malformed' | 'read_failed';
 
 /**
- * An App Store Connect export that cannot be used (issue 6 points 1 and 2). The message starts
+ * An App Store Connect export that cannot be used (spec section 5). The message starts
  * with the upload field and says what was expected, e.g.
  * `redownloadsCSV: no header row with a Date column found in the first 20 lines`; it is meant
  * to reach the user as the 400 answer's `message`. A retry cannot fix it.

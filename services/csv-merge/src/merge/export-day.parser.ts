@@ -160,8 +160,8 @@ export interface TExportDatesData {
 }
 
 /**
- * The date cells and day numbers of an export's rows, compactly (issue 10): 4 bytes for the
- * day number and 1 for how the date is written (M/D/YY, M/D/YYYY or YYYY-MM-DD, given back
+ * The date cells and day numbers of an export's rows, compactly (docs/BENCHMARKS.md): 4 bytes for
+ * the day number and 1 for how the date is written (M/D/YY, M/D/YYYY or YYYY-MM-DD, given back
  * exactly by formatting the day); only dates written otherwise are kept as text.
  */
 export class ExportDates {

@@ -9,7 +9,7 @@ import type { TFromParseThread, TParseThreadInit, TToParseThread } from './expor
 
 /**
  * Bytes of an upload handed to the thread and not yet taken by its parser: the most held in
- * messages and queues at once (issue 10: the worker stays under 400 MB RSS).
+ * messages and queues at once (the worker stays under 400 MB RSS).
  */
 export const THREAD_IN_FLIGHT_BYTES = 2 * 1024 * 1024;
 
@@ -49,7 +49,7 @@ function parseThreadScript(): Promise<string> {
 }
 
 /**
- * Parses one export in a worker thread of its own (issue 10: the two files of a merge are
+ * Parses one export in a worker thread of its own (the two files of a merge are
  * parsed at the same time, on two cores), started from {@link parseThreadScript}. The bytes of
  * `input` are copied to the thread in the pieces `input` yields, at most
  * {@link THREAD_IN_FLIGHT_BYTES} ahead of its parser; the thread runs `parseExport` (same
@@ -80,7 +80,7 @@ export async function parseExportInThread(
       eval: true,
       workerData: init,
       // Parsing makes short-lived garbage only; a small young generation keeps the thread's
-      // share of the worker's RSS small (issue 10: under 400 MB with both files in memory).
+      // share of the worker's RSS small (under 400 MB with both files in memory).
       resourceLimits: { maxYoungGenerationSizeMb: PARSE_THREAD_YOUNG_GENERATION_MB },
     });
   } catch {

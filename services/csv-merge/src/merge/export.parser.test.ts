@@ -11,7 +11,7 @@ function parseText(text: string | Buffer) {
   );
 }
 
-describe('isHeaderRow (issue 6 point 2)', () => {
+describe('isHeaderRow (spec section 5)', () => {
   it('needs three cells, one exactly Date', () => {
     expect(isHeaderRow(['Date', 'A', 'B'])).toBe(true);
     expect(isHeaderRow([' date ', 'A', 'B'])).toBe(true);
@@ -73,7 +73,7 @@ describe('parseExport', () => {
   });
 });
 
-describe('parseExport on large and unusual files (issue 10)', () => {
+describe('parseExport on large and unusual files (docs/BENCHMARKS.md)', () => {
   /** A constructed export of `days` rows (quoted preamble, CRLF, quoted thousands). */
   function constructed(days: number, preamble = '"Name","Big App"\r\n"Territory","Chile"\r\n\r\n') {
     const lines = [preamble + '"Date","Downloads","Impressions","Note"'];

@@ -22,7 +22,7 @@ import {
 export const MAX_RECORD_BYTES = 64 * 1024;
 
 /**
- * Most data rows read from one export (issue 10), a protection against files that are not
+ * Most data rows read from one export (docs/BENCHMARKS.md), a protection against files that are not
  * daily exports (a 20 MB export of daily rows has about 600,000; a million days is 2,700
  * years). Above it the file is refused with a message naming the limit.
  */
@@ -186,7 +186,7 @@ function cleanHeader(cell: string): string {
   return cell.replace(/^[\s\ufeff\u200b]+|[\s\u200b]+$/g, '').replace(/\s+/g, ' ');
 }
 
-/** Header row test (issue 6 point 2): at least three cells, one exactly 'Date'. */
+/** Header row test (spec section 5): at least three cells, one exactly 'Date'. */
 export function isHeaderRow(cells: readonly string[]): boolean {
   return cells.length >= 3 && cells.some(isDateHeaderCell);
 }
@@ -242,7 +242,7 @@ interface THeaderFound {
  * Reads the first lines (up to the 20th) with a small csv-parse pass of its own and returns
  * the preamble rows and the header row, or null when no header row is within them. The
  * data pass then starts at the header line (`from_line`): the preamble's two-field lines
- * never set the record length the data rows are checked against (issue 10: a CsvError built
+ * never set the record length the data rows are checked against (a CsvError built
  * per data row).
  */
 function findHeader(head: string, delimiter: TExportDelimiter, field: TUploadField) {
@@ -291,7 +291,7 @@ const DATA_CSV_OPTIONS = {
 /**
  * The records below the header row, in batches of 1,024, by csv-parse over the text from the
  * header line on (`from_line`), the header row left out: the preamble's two-field lines never
- * set the record length csv-parse checks the data rows against (issue 10: a CsvError built
+ * set the record length csv-parse checks the data rows against (a CsvError built
  * per data row).
  */
 async function* dataRecords(
@@ -337,7 +337,7 @@ async function* dataRecords(
 }
 
 /**
- * Stream-parses one App Store Connect export (issue 6 point 2) with csv-parse, never holding
+ * Stream-parses one App Store Connect export (spec section 5) with csv-parse, never holding
  * the file as one string, into a compact {@link ParsedExport}.
  *
  * - Text: UTF-8 with or without BOM, UTF-16 with BOM, LF or CRLF; ',', tab or ';' delimited

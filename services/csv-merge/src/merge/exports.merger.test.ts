@@ -7,7 +7,7 @@ function parseText(text: string, field: 'conversionCSV' | 'redownloadsCSV') {
   return parseExport(Readable.from([Buffer.from(text, 'utf8')]), field);
 }
 
-describe('mergeExports (issue 6 point 3)', () => {
+describe('mergeExports (spec section 5)', () => {
   it('joins on the parsed date, unions and sorts the dates, resolves shared columns', async () => {
     const conversion = await parseText(
       [

@@ -4,7 +4,7 @@ import { isoFromDayNumber, NO_DAY } from './export-day.parser';
 import { MAX_EXPORT_ROWS, type ParsedExport } from './export.parser';
 import type { TExportDelimiter, TExportEncoding } from './text-decoder.stream';
 
-/** Name of the column the merge adds (issue 6 point 3). */
+/** Name of the column the merge adds (spec section 5). */
 export const TERRITORY_COLUMN = 'Territory';
 /** Rows in an upload answer's preview (spec section 3: Upload result). */
 export const PREVIEW_ROWS = 10;
@@ -150,9 +150,9 @@ interface TColumnPlan {
 }
 
 /**
- * The merged dataset (issue 6 point 3), held compactly (issue 10): each merged row is a pair
- * of row indexes into the two parsed exports, and its cells are read from them when asked
- * for ({@link rowCells}), so no object or array per row is kept.
+ * The merged dataset (spec section 5), held compactly (docs/BENCHMARKS.md): each merged row is a
+ * pair of row indexes into the two parsed exports, and its cells are read from them when asked for
+ * ({@link rowCells}), so no object or array per row is kept.
  */
 export class MergedDataset {
   /** Number of merged rows (one per date). */
@@ -276,7 +276,7 @@ export class MergedDataset {
 export type TMergedDataset = MergedDataset;
 
 /**
- * Merges the conversion export and the redownloads export (issue 6 point 3); either may be
+ * Merges the conversion export and the redownloads export (spec section 5); either may be
  * absent (one file alone works).
  *
  * - Rows are joined on the parsed day (rows whose date does not parse join on their text),

@@ -51,15 +51,15 @@ export const THREAD_FEED_EVERY_MS = 10;
 /** Options of {@link parseAndMergeExports}. */
 export interface TParseAndMergeOptions extends TParseOptions {
   /**
-   * The file to parse in a worker thread of its own while this thread parses the other (issue
-   * 10: two cores for two files; see `parseExportInThread`). Only used when both files are
-   * given. Default: none, the files are parsed one after the other here.
+   * The file to parse in a worker thread of its own while this thread parses the other (two cores
+   * for two files; see `parseExportInThread`). Only used when both files are given. Default: none,
+   * the files are parsed one after the other here.
    */
   thread?: TUploadField | null;
 }
 
 /**
- * Parses whichever exports were uploaded and merges them (issue 6 points 2 and 3). Without
+ * Parses whichever exports were uploaded and merges them (spec section 5). Without
  * `options.thread` the two files are parsed one after the other, so at most one upload stream
  * is read at a time; with it, both at once (one in a worker thread). `options` go to each
  * `parseExport` (its `pause` is also awaited between the two).
@@ -82,7 +82,7 @@ export async function parseAndMergeExports(
         field === thread
           ? parseExportInThread(input, field, { maxRows, pauseEveryMs })
           : // This thread also reads the other file for the thread: it turns more often, so the
-            // thread is never left waiting for bytes (issue 10: 0.9 s of 6 s at 50 ms).
+            // thread is never left waiting for bytes (0.9 s of 6 s at 50 ms).
             parseExport(input, field, { ...parseOptions, pauseEveryMs: THREAD_FEED_EVERY_MS });
       const parses = [
         parse('conversionCSV', files.conversionCSV),

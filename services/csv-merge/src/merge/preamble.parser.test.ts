@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { looksLikeDateRange, parsePreamble } from './preamble.parser';
 
-describe('parsePreamble (issue 6 point 2)', () => {
+describe('parsePreamble (spec section 5)', () => {
   it('reads the key/value layout', () => {
     expect(
       parsePreamble([

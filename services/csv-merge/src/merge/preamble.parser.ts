@@ -1,4 +1,4 @@
-/** What the lines above an export's header row say (issue 6 point 2). */
+/** What the lines above an export's header row say (spec section 5). */
 export interface TPreamble {
   /** The app name: a `"Name",<app>` row, or the first line when it is a lone value. */
   appName: string | null;
@@ -57,7 +57,7 @@ function keyOf(cell: string): TKey | undefined {
 }
 
 /**
- * Reads the preamble rows of an export (issue 6 point 2). Real exports vary (3 to 5 lines,
+ * Reads the preamble rows of an export (spec section 5). Real exports vary (3 to 5 lines,
  * quoted or not, blank lines), so this is liberal:
  *
  * - A row whose first cell is a known key ('Name', 'App Name', 'Territory', 'Country',

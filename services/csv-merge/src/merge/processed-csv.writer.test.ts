@@ -5,7 +5,7 @@ import { parseExport } from './export.parser';
 import { mergeExports } from './exports.merger';
 import { csvCellText, escapeFormulaText, writeProcessedCsv } from './processed-csv.writer';
 
-describe('escapeFormulaText (issue 6 point 4)', () => {
+describe('escapeFormulaText (spec section 5)', () => {
   it.each([
     ['=1+1', "'=1+1"],
     ['+1', '+1'],

@@ -5,10 +5,10 @@ import type { MergedDataset } from './exports.merger';
 export { csvCellText, escapeFormulaText } from '@aso/db';
 
 /**
- * The processed CSV of a merged dataset (issue 6 points 3 and 4) as one string: the bytes
+ * The processed CSV of a merged dataset (spec section 5) as one string: the bytes
  * `GET /api/download-merged/{id}` streams for the stored dataset (`writeDatasetCsv` of
  * @aso/db: formula-escaped text, numbers plain, missing values empty, LF line ends). The
- * worker no longer stores it (issue 10); tests compare downloads with it.
+ * worker no longer stores it (docs/BENCHMARKS.md); tests compare downloads with it.
  */
 export function writeProcessedCsv(merged: Pick<MergedDataset, 'headers' | 'rowArrays'>): string {
   return writeDatasetCsv(merged.headers, merged.rowArrays());

@@ -15,7 +15,7 @@ async function readAll(bytes: Buffer | Buffer[]) {
 
 const CSV = 'Name,Café Ünïcode\nDate,A,B\n7/20/25,1,2\n';
 
-describe('openExportText (issue 6 point 2)', () => {
+describe('openExportText (spec section 5)', () => {
   it('reads UTF-8 without BOM', async () => {
     const r = await readAll(Buffer.from(CSV, 'utf8'));
     expect([r.encoding, r.bom, r.delimiter, r.text]).toEqual(['utf-8', false, ',', CSV]);

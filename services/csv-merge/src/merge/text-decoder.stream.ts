@@ -22,7 +22,7 @@ const BINARY_DETAIL =
 
 /** Bytes read before deciding encoding, binary content and delimiter. */
 export const SNIFF_BYTES = 64 * 1024;
-/** Lines within which the header row must appear (issue 6 point 2 error message). */
+/** Lines within which the header row must appear (spec section 8 error message). */
 export const HEADER_SEARCH_LINES = 20;
 
 function toBuffer(chunk: unknown): Buffer {
@@ -124,7 +124,7 @@ export function sniffDelimiter(text: string): TExportDelimiter {
 }
 
 /**
- * Opens an uploaded export as text without reading it whole (issue 6 point 2): reads up to the
+ * Opens an uploaded export as text without reading it whole (spec section 5): reads up to the
  * first 64 KB to decide the encoding (UTF-8 with or without BOM, UTF-16LE/BE with BOM or
  * recognisably without, else Windows-1252 when the bytes are not UTF-8), rejects binary
  * content, and finds the delimiter; the rest is decoded chunk by chunk as it is read.

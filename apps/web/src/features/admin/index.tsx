@@ -1,5 +1,5 @@
 /**
- * The admin screen (issue 8; spec sections 2, 4, 5, 8), rendered at route `/admin`. Its code is
+ * The admin screen (spec sections 2, 4, 5, 8), rendered at route `/admin`. Its code is
  * loaded lazily; the unlock state module is imported here so that its logout cleanup is
  * registered from the start (spec section 4: "logout clears it").
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard feature (issue 8; spec sections 2, 4, 5, 8, 9). The shell renders
+ * The dashboard feature (spec sections 2, 4, 5, 8, 9). The shell renders
  * `<DashboardTab />` as the main screen's dashboard tab and `<SavedDashboardsList />` in the
  * sidebar's saved dashboards group. The tab's content (and with it echarts) is loaded lazily,
  * so neither is in the first-load bundle.

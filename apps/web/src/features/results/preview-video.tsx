@@ -7,7 +7,7 @@ export function isHlsUrl(url: string): boolean {
 
 /**
  * The app preview video with its poster frame. HLS plays natively where the browser can
- * (Safari); elsewhere through hls.js, loaded only when needed (spec issue 7 point 7).
+ * (Safari); elsewhere through hls.js, loaded only when needed (spec section 2).
  */
 export function PreviewVideo({ src, poster }: { src: string; poster?: string | null }) {
   const ref = useRef<HTMLVideoElement>(null);

@@ -86,6 +86,33 @@ export const ZListingInAppEvent = ZInAppEvent.extend({
 });
 export type TListingInAppEvent = z.infer<typeof ZListingInAppEvent>;
 
+/**
+ * One release of the app as the store lists it (newest first in `versionHistory`):
+ * `releaseDate` ISO 8601 (a date, or a date and time in UTC), null when not shown.
+ */
+export const ZVersionRelease = z.object({
+  version: z.string(),
+  releaseDate: z.string().nullable(),
+  releaseNotes: z.string().nullable(),
+});
+export type TVersionRelease = z.infer<typeof ZVersionRelease>;
+
+/**
+ * One recent customer review of the RSS feed: 1-5 stars, title and text as written (text cut at
+ * {@link RECENT_REVIEW_MAX_CHARS} characters), the app version it names, ISO 8601 time.
+ */
+export const ZRecentReview = z.object({
+  rating: z.number().int().min(1).max(5),
+  title: z.string().nullable(),
+  content: z.string().nullable(),
+  version: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+export type TRecentReview = z.infer<typeof ZRecentReview>;
+
+/** Characters of a review's text kept in a listing (the rest is cut; quotes are shorter). */
+export const RECENT_REVIEW_MAX_CHARS = 600;
+
 /** Number of ratings per star value, keys '1'..'5' (counts rounded to integers). */
 export const ZRatingHistogram = z.object({
   '1': z.number().int().nonnegative(),
@@ -125,6 +152,8 @@ export const ZReviewsSummary = z.object({
   distribution: ZRatingHistogram,
   newestAt: z.string().nullable(),
   oldestAt: z.string().nullable(),
+  /** The reviews themselves, newest first (absent in listings recorded before they were kept). */
+  recent: z.array(ZRecentReview).optional(),
 });
 export type TReviewsSummary = z.infer<typeof ZReviewsSummary>;
 
@@ -152,6 +181,10 @@ export const LISTING_FIELDS = [
   'ageRating',
   'promotionalText',
   'reviews',
+  'versionHistory',
+  'fileSizeBytes',
+  'supportedDevices',
+  'minimumOsVersion',
 ] as const;
 export const ZListingField = z.enum(LISTING_FIELDS);
 export type TListingField = z.infer<typeof ZListingField>;
@@ -191,6 +224,18 @@ export const ZAppListing = z.object({
   ageRating: z.string().nullable(),
   promotionalText: z.string().nullable(),
   reviews: ZReviewsSummary.nullable(),
+  /**
+   * Releases, newest first: the product page's version history, or the lookup API's current
+   * version with its `currentVersionReleaseDate`. Optional: listings recorded before it was
+   * read lack it (then it is unknown, like a field in `unknownFields`).
+   */
+  versionHistory: z.array(ZVersionRelease).optional(),
+  /** Download size in bytes (lookup `fileSizeBytes`, or the page's largest iPhone size); null when not shown. */
+  fileSizeBytes: z.number().int().nonnegative().nullable().optional(),
+  /** Device classes the store lists the app for (iPhone, iPad, Mac, Apple Watch, Apple TV, Vision). */
+  supportedDevices: z.array(ZDeviceClass).optional(),
+  /** Lowest iOS version the app needs ('16.1'), null when not shown. */
+  minimumOsVersion: z.string().nullable().optional(),
   fetchedAt: z.iso.datetime({ offset: true }),
   sourceLayout: ZPageLayout,
   fieldSources: z.partialRecord(ZListingField, ZListingFieldSource),

@@ -448,6 +448,17 @@ describe('cache and history', () => {
           before: first.listing!.releaseNotes,
           after: CONSTRUCTED_UPDATE.releaseNotes,
         },
+        {
+          field: 'versionHistory',
+          before: first.listing!.versionHistory,
+          after: [
+            {
+              version: CONSTRUCTED_UPDATE.version,
+              releaseDate: raw.currentVersionReleaseDate,
+              releaseNotes: CONSTRUCTED_UPDATE.releaseNotes,
+            },
+          ],
+        },
       ]);
       expect(first.listing!.releaseNotes).not.toBe(CONSTRUCTED_UPDATE.releaseNotes);
     } finally {

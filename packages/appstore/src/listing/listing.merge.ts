@@ -48,6 +48,10 @@ const UNKNOWN: Pick<
   | 'bundleId'
   | 'ageRating'
   | 'promotionalText'
+  | 'versionHistory'
+  | 'fileSizeBytes'
+  | 'supportedDevices'
+  | 'minimumOsVersion'
 > = {
   appName: '',
   subtitle: null,
@@ -70,6 +74,10 @@ const UNKNOWN: Pick<
   bundleId: null,
   ageRating: null,
   promotionalText: null,
+  versionHistory: [],
+  fileSizeBytes: null,
+  supportedDevices: [],
+  minimumOsVersion: null,
 };
 
 function hasValue(values: Partial<TListingValues>, field: keyof TListingValues): boolean {

@@ -59,6 +59,10 @@ describe('mergeListing', () => {
       'bundleId',
       'ageRating',
       'promotionalText',
+      'versionHistory',
+      'fileSizeBytes',
+      'supportedDevices',
+      'minimumOsVersion',
       'reviews',
     ]);
     expect(primaryScreenshotUrls(l)).toEqual(['https://x/392x696bb.png']);

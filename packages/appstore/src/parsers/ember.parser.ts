@@ -1,11 +1,12 @@
 import type {
+  TDeviceClass,
   TListingInAppEvent,
   TListingPrice,
   TPreviewVideo,
   TRatingHistogram,
   TScreenshotSet,
 } from '@aso/contracts';
-import { LISTING_FIELDS } from '@aso/contracts';
+import { DEVICE_CLASSES, LISTING_FIELDS } from '@aso/contracts';
 import { PageParseError } from '../errors/store.errors';
 import { resolveArtworkUrl } from './artwork.util';
 import { deviceClassOf, pickScreenshotSets, previewOrder } from './device-class.util';
@@ -279,9 +280,70 @@ export function emberValues(record: TRecord): Partial<TListingValues> {
   if (bundleId) values.bundleId = bundleId;
   const age = cleanText(asRecord(asRecord(attributes.contentRatingsBySystem)?.appsApple)?.name);
   if (age) values.ageRating = age;
+  const history = asArray(main.versionHistory).flatMap((item) => {
+    const entry = asRecord(item);
+    const v = cleanText(entry?.versionDisplay);
+    if (!entry || !v) return [];
+    return [
+      {
+        version: v,
+        releaseDate: cleanText(entry.releaseTimestamp) ?? cleanText(entry.releaseDate),
+        releaseNotes: cleanText(entry.releaseNotes),
+      },
+    ];
+  });
+  if (history.length > 0) values.versionHistory = history;
+  const size = emberFileSize(attributes.fileSizeByDevice);
+  if (size !== null) values.fileSizeBytes = size;
+  const devices = emberDeviceClasses(attributes, main);
+  if (devices.length > 0) values.supportedDevices = devices;
+  const minimumOs = cleanText(main.minimumOSVersion);
+  if (minimumOs) values.minimumOsVersion = minimumOs;
   const promo = defaultCustomAttributes(main).customPromotionalText;
   values.promotionalText = cleanText(promo) ?? cleanText(asRecord(promo)?.standard);
   return values;
+}
+
+/**
+ * Download size the page shows for an iPhone: the largest `fileSizeByDevice` value of an
+ * `iPhone…` model (the sizes differ per model by a few KB), else the largest of any model;
+ * null when the page has none.
+ */
+function emberFileSize(bySize: unknown): number | null {
+  const entries = Object.entries(asRecord(bySize) ?? {}).flatMap(([model, v]) => {
+    const n = toNumber(v);
+    return n === null ? [] : [{ model, n }];
+  });
+  const iphone = entries.filter((e) => e.model.startsWith('iPhone'));
+  const pool = iphone.length > 0 ? iphone : entries;
+  return pool.length === 0 ? null : Math.round(Math.max(...pool.map((e) => e.n)));
+}
+
+const EMBER_FAMILIES: Record<string, TDeviceClass> = {
+  iphone: 'iphone',
+  ipod: 'iphone',
+  ipad: 'ipad',
+  mac: 'mac',
+  watch: 'watch',
+  tvos: 'tv',
+  realitydevice: 'vision',
+  vision: 'vision',
+};
+
+/**
+ * Device classes of the page (`deviceFamilies`), plus Mac when the iOS app runs on Apple
+ * silicon Macs (`isIOSBinaryMacOSCompatible`) and Vision when it runs on Apple Vision Pro
+ * (`isXROSCompatible`), as the page's Compatibility section lists them.
+ */
+function emberDeviceClasses(attributes: TRecord, main: TRecord): TDeviceClass[] {
+  const found = new Set<TDeviceClass>();
+  for (const family of asArray(attributes.deviceFamilies)) {
+    const device = typeof family === 'string' ? EMBER_FAMILIES[family.toLowerCase()] : undefined;
+    if (device) found.add(device);
+  }
+  if (attributes.isIOSBinaryMacOSCompatible === true) found.add('mac');
+  if (main.isXROSCompatible === true) found.add('vision');
+  return DEVICE_CLASSES.filter((d) => found.has(d));
 }
 
 /** The Ember page carries every listing field but the reviews summary (the RSS feed's). */

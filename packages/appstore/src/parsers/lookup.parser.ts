@@ -1,4 +1,9 @@
-import type { TScreenshot, TScreenshotsByDevice } from '@aso/contracts';
+import {
+  DEVICE_CLASSES,
+  type TDeviceClass,
+  type TScreenshot,
+  type TScreenshotsByDevice,
+} from '@aso/contracts';
 import { sizeFromImageUrl } from './artwork.util';
 import type { TListingPart, TListingValues } from './parser.types';
 import { asArray, asRecord, cleanText, formatCount, formatRating, toNumber } from './text.util';
@@ -73,11 +78,42 @@ function storeUrl(value: unknown): string | null {
   }
 }
 
+// Prefixes of the lookup's `supportedDevices` model names ('iPhone5s-iPhone5s', 'iPadAir-…',
+// 'Watch4-Watch4', 'AppleTV4K-…'), first match wins.
+const DEVICE_PREFIXES: ReadonlyArray<[string, TDeviceClass]> = [
+  ['iphone', 'iphone'],
+  ['ipod', 'iphone'],
+  ['ipad', 'ipad'],
+  ['watch', 'watch'],
+  ['appletv', 'tv'],
+  ['mac', 'mac'],
+  ['realitydevice', 'vision'],
+  ['vision', 'vision'],
+];
+
+/**
+ * Device classes of a lookup result, in `DEVICE_CLASSES` order: from its `supportedDevices`
+ * model names, and `mac` for `kind: mac-software`. [] when it lists none.
+ */
+export function lookupDeviceClasses(result: TRecord): TDeviceClass[] {
+  const found = new Set<TDeviceClass>();
+  if (result.kind === 'mac-software') found.add('mac');
+  for (const name of asArray(result.supportedDevices)) {
+    if (typeof name !== 'string') continue;
+    const lower = name.toLowerCase();
+    const hit = DEVICE_PREFIXES.find(([prefix]) => lower.startsWith(prefix));
+    if (hit) found.add(hit[1]);
+  }
+  return DEVICE_CLASSES.filter((d) => found.has(d));
+}
+
 /**
  * The listing values of one lookup result (LAYOUTS.md "iTunes Lookup"): name, developer,
  * genre, rating (averageUserRating), rating count, description, icon (512 px), screenshots
  * (iPhone, iPad and Apple TV; Mac for `kind: mac-software`), price, version, release notes,
- * languages (names from `languageCodesISO2A`), URL, bundle id and age rating. It has no
+ * languages (names from `languageCodesISO2A`), URL, bundle id, age rating, the current
+ * version's release date (`currentVersionReleaseDate`), download size (`fileSizeBytes`),
+ * supported device classes and minimum iOS version. It has no
  * subtitle, previews, in-app events or chart position.
  */
 export function lookupValues(result: TRecord): Partial<TListingValues> {
@@ -138,6 +174,21 @@ export function lookupValues(result: TRecord): Partial<TListingValues> {
   if (bundleId) values.bundleId = bundleId;
   const age = cleanText(result.trackContentRating) ?? cleanText(result.contentAdvisoryRating);
   if (age) values.ageRating = age;
+  if (version) {
+    values.versionHistory = [
+      {
+        version,
+        releaseDate: cleanText(result.currentVersionReleaseDate),
+        releaseNotes: values.releaseNotes ?? null,
+      },
+    ];
+  }
+  const size = toNumber(result.fileSizeBytes);
+  if (size !== null) values.fileSizeBytes = Math.round(size);
+  const devices = lookupDeviceClasses(result);
+  if (devices.length > 0) values.supportedDevices = devices;
+  const minimumOs = cleanText(result.minimumOsVersion);
+  if (minimumOs) values.minimumOsVersion = minimumOs;
   return values;
 }
 

@@ -252,6 +252,15 @@ describe('reviews feed shapes (constructed feeds)', () => {
       distribution: { '1': 0, '2': 0, '3': 0, '4': 1, '5': 0 },
       newestAt: '2026-01-01T07:00:00.000Z',
       oldestAt: '2026-01-01T07:00:00.000Z',
+      recent: [
+        {
+          rating: 4,
+          title: null,
+          content: null,
+          version: null,
+          updatedAt: '2026-01-01T07:00:00.000Z',
+        },
+      ],
     });
     expect(parseReviewsFeed('{"feed":{}}').summary.count).toBe(0);
     expect(parseReviewsFeed('{"feed":{}}').summary.averageRecent).toBeNull();

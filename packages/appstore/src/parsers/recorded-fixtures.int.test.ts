@@ -208,6 +208,24 @@ describe.each(byKind('media-api_'))('Ember page built from %s', (file) => {
     expect(listing.unknownFields).toEqual(['reviews']);
   });
 
+  it('reads version history, download size, device classes and minimum iOS version', () => {
+    expect(listing.versionHistory).toHaveLength(ios.versionHistory.length);
+    expect(listing.versionHistory?.[0]).toEqual({
+      version: ios.versionHistory[0].versionDisplay,
+      releaseDate: ios.versionHistory[0].releaseTimestamp,
+      releaseNotes: ios.versionHistory[0].releaseNotes.trim(),
+    });
+    const iphoneSizes = Object.entries(a.fileSizeByDevice as Record<string, number>)
+      .filter(([model]) => model.startsWith('iPhone'))
+      .map(([, n]) => n);
+    expect(listing.fileSizeBytes).toBe(Math.max(...iphoneSizes));
+    expect(listing.minimumOsVersion).toBe(ios.minimumOSVersion);
+    // Spotify lists tvos, watch, iphone, ipad; Instagram iphone and ipod.
+    expect(listing.supportedDevices).toEqual(
+      appId === '324684580' ? ['iphone', 'ipad', 'watch', 'tv'] : ['iphone'],
+    );
+  });
+
   it('gives the same values when the shoebox JSON is read directly (decode twice)', () => {
     expect(emberValues(findEmberAppRecord(readFixture(file), appId))).toEqual(
       page.parts[0]!.values,
@@ -349,6 +367,18 @@ describe('known recorded values (literal)', () => {
       version: '9.1.58',
     });
     expect(spotify.values.screenshots?.iphone?.screenshots).toHaveLength(8);
+    expect(spotify.values).toMatchObject({
+      versionHistory: [
+        {
+          version: '9.1.58',
+          releaseDate: '2026-06-19T09:42:47Z',
+          releaseNotes: spotify.values.releaseNotes,
+        },
+      ],
+      fileSizeBytes: 279764992,
+      supportedDevices: ['iphone', 'ipad', 'watch'],
+      minimumOsVersion: '16.1',
+    });
     expect(spotify.values.screenshots?.ipad?.screenshots).toHaveLength(6);
     expect(spotify.values.screenshots?.iphone?.screenshots[0]).toMatchObject({
       width: 392,
@@ -366,6 +396,18 @@ describe('known recorded values (literal)', () => {
     });
     expect(rivian.values.screenshots?.iphone?.screenshots).toHaveLength(7);
     expect(rivian.values.screenshots?.ipad).toBeUndefined();
+    expect(rivian.values).toMatchObject({
+      fileSizeBytes: 335163392,
+      supportedDevices: ['iphone', 'ipad', 'watch'],
+      minimumOsVersion: '18.0',
+      versionHistory: [
+        {
+          version: '3.13.1',
+          releaseDate: '2026-06-19T17:11:47Z',
+          releaseNotes: 'Bug fixes and improvements.',
+        },
+      ],
+    });
     const todo = parseLookup(
       readFixture('itunes-lookup_us_todo-list-widget_id1585508533_2026-06.json'),
       '1585508533',
@@ -384,6 +426,8 @@ describe('known recorded values (literal)', () => {
       appName: 'TikTok - Videos, Shop & LIVE',
       rating: '4.73',
       reviewCount: '18307139',
+      fileSizeBytes: 915698688,
+      supportedDevices: ['iphone', 'ipad'],
     });
     expect(
       parseLookup(readFixture('itunes-lookup_us_spotify_id324684580_2026-06.json'), '1'),
@@ -393,6 +437,7 @@ describe('known recorded values (literal)', () => {
     );
     expect(slack.screenshots?.mac?.screenshots[0]).toMatchObject({ width: 800, height: 500 });
     expect(slack.screenshots?.iphone).toBeUndefined();
+    expect(slack.supportedDevices).toEqual(['mac']);
   });
 
   it('reviews recordings', () => {

@@ -1,4 +1,8 @@
-import type { TRatingHistogram, TReviewsSummary } from '@aso/contracts';
+import {
+  RECENT_REVIEW_MAX_CHARS,
+  type TRatingHistogram,
+  type TReviewsSummary,
+} from '@aso/contracts';
 import { asArray, asRecord, cleanText, toNumber } from './text.util';
 
 /** One customer review of the RSS feed. `rating` is 1-5 stars; `updatedAt` ISO 8601 UTC. */
@@ -29,9 +33,9 @@ function isoOrNull(value: string | null): string | null {
 }
 
 /**
- * Summary of reviews (DESIGN section 2): how many, the mean star value rounded to 2
- * decimals (null when there are none), the count per star value and the newest/oldest review
- * time.
+ * Summary of reviews: how many, the mean star value rounded to 2 decimals (null when there are
+ * none), the count per star value, the newest/oldest review time and the reviews themselves
+ * (text cut at `RECENT_REVIEW_MAX_CHARS` characters).
  */
 export function summarizeReviews(reviews: TCustomerReview[]): TReviewsSummary {
   const distribution: TRatingHistogram = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
@@ -49,6 +53,16 @@ export function summarizeReviews(reviews: TCustomerReview[]): TReviewsSummary {
     distribution,
     newestAt: times.length === 0 ? null : new Date(Math.max(...times)).toISOString(),
     oldestAt: times.length === 0 ? null : new Date(Math.min(...times)).toISOString(),
+    recent: reviews.map((r) => ({
+      rating: r.rating,
+      title: r.title,
+      content:
+        r.content === null
+          ? null
+          : Array.from(r.content).slice(0, RECENT_REVIEW_MAX_CHARS).join(''),
+      version: r.version,
+      updatedAt: r.updatedAt,
+    })),
   };
 }
 

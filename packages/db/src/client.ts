@@ -11,19 +11,37 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => v);
 /** A kysely instance over the product's schema. */
 export type Db = Kysely<Database>;
 
+/** Logger shape of {@link createDb} (pino and console satisfy it). */
+export interface DbLogger {
+  warn(obj: object, msg?: string): void;
+}
+
 /** Options of {@link createDb}. */
 export interface CreateDbOptions {
   /** Pool size (connections). Default 10. */
   max?: number;
   /** Statement timeout per query in ms. Default 30 000. */
   statementTimeoutMs?: number;
-  /** Time to wait for a free connection / a new connection in ms. Default 5 000. */
+  /**
+   * Time to wait for a free connection / a new connection in ms. Default 5 000. A gateway
+   * sets it below its answer deadline so that an unreachable database answers 503 in time.
+   */
   connectionTimeoutMs?: number;
+  /**
+   * Told about connections the pool lost while idle (the server restarted, an administrator
+   * ran `pg_terminate_backend`, a network drop). Default: a line on stderr.
+   */
+  log?: DbLogger;
 }
 
 /**
  * Opens a pooled kysely connection to `url` (a `postgres://` URL). The pool connects lazily;
  * call `db.destroy()` to close it.
+ *
+ * A connection that breaks is dropped from the pool and logged, never thrown: without a
+ * listener, pg's pool emits an unhandled 'error' event, which ends the process. The queries
+ * that were running on it reject (see {@link isDatabaseUnavailableError}); later queries
+ * open new connections, so the process resumes by itself once the server answers again.
  */
 export function createDb(url: string, opts: CreateDbOptions = {}): Db {
   const pool = new pg.Pool({
@@ -32,7 +50,79 @@ export function createDb(url: string, opts: CreateDbOptions = {}): Db {
     connectionTimeoutMillis: opts.connectionTimeoutMs ?? 5_000,
     statement_timeout: opts.statementTimeoutMs ?? 30_000,
   });
+  const log = opts.log ?? { warn: (obj: object, msg?: string) => console.warn(msg, obj) };
+  pool.on('error', (err) =>
+    log.warn(
+      { err: { message: err.message, code: (err as { code?: unknown }).code } },
+      'a PostgreSQL connection broke; it was dropped from the pool',
+    ),
+  );
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** How long a job that met an unreachable database waits before it runs again (ms). */
+export const DATABASE_RETRY_DELAY_MS = 2_000;
+
+/**
+ * The `deferOn` setting of a worker (`createTypedWorker` of `@aso/queue`): a job whose handler
+ * met an unreachable database ({@link isDatabaseUnavailableError}) runs again after
+ * {@link DATABASE_RETRY_DELAY_MS} without using up an attempt, and `log` says so.
+ */
+export function deferWhileDatabaseDown(log: DbLogger) {
+  return {
+    test: isDatabaseUnavailableError,
+    delayMs: DATABASE_RETRY_DELAY_MS,
+    onDefer: (job: { id?: string; queueName: string }, err: unknown) =>
+      log.warn(
+        { queue: job.queueName, jobId: job.id, err: err instanceof Error ? err.message : err },
+        `the database is unavailable; the job runs again in ${DATABASE_RETRY_DELAY_MS} ms`,
+      ),
+  };
+}
+
+/** Network errors that mean the server cannot be reached or went away. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/**
+ * SQLSTATEs of a server that is going away or not taking connections
+ * (https://www.postgresql.org/docs/current/errcodes-appendix.html): class 08 (connection
+ * exception), 57P01 admin_shutdown (also `pg_terminate_backend`), 57P02 crash_shutdown,
+ * 57P03 cannot_connect_now (starting up or shutting down), 53300 too_many_connections.
+ */
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123]|53300)$/;
+
+/** Messages of node-postgres for a connection that broke or could not be made. */
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
+/**
+ * True when `err`, as a query rejected with it (or one of an AggregateError's errors), means
+ * PostgreSQL is unreachable or dropped the connection, as opposed to a query that is wrong:
+ * the caller answers 503 or retries later, never treats it as bad input. Causes are not
+ * followed, so that a wrapped network error of another service (a store fetch) is not taken
+ * for the database's.
+ */
+export function isDatabaseUnavailableError(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 2) return false;
+  const e = err as { code?: unknown; message?: unknown; errors?: unknown };
+  if (
+    typeof e.code === 'string' &&
+    (NETWORK_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.test(e.code))
+  )
+    return true;
+  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isDatabaseUnavailableError(x, depth + 1)))
+    return true;
+  return false;
 }
 
 /**

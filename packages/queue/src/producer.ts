@@ -1,5 +1,4 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import { Redis } from 'ioredis';
 import { JOBS, type TJobData, type TJobName, type TQueueName } from './catalog';
 
 /**
@@ -42,13 +41,39 @@ export class Producers {
     return this.queue(def.queue).add(name, payload, { ...def.options, ...opts });
   }
 
-  /**
-   * Closes every opened queue. When the shared connection never became ready (Redis down),
-   * the queues are left to that connection's owner: closing them then makes BullMQ emit an
-   * 'error' after its listeners are gone, which would crash the process.
-   */
+  /** Closes every opened queue (see {@link closeQuietly}). */
   async close(): Promise<void> {
-    if (this.connection instanceof Redis && this.connection.status !== 'ready') return;
-    await Promise.all([...this.open.values()].map((q) => q.close()));
+    await Promise.all([...this.open.values()].map((q) => closeQuietly(q)));
+  }
+}
+
+/** What {@link closeQuietly} closes: a BullMQ Queue, FlowProducer or QueueEvents. */
+export interface ClosableQueueClient {
+  waitUntilReady(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/**
+ * Closes a BullMQ client that shares a connection owned by the caller, leaving no rejection
+ * behind. BullMQ reads the server version (INFO) when it opens; closing drops its listeners,
+ * so an INFO still in flight when the owner then disconnects would reject into an 'error'
+ * emitted with no listener: an unhandled rejection. So the client is closed only once it
+ * finished opening (within `timeoutMs`); one that did not (Redis down) is left open with its
+ * own error listener, and settles quietly when the owner disconnects. Never rejects.
+ */
+export async function closeQuietly(client: ClosableQueueClient, timeoutMs = 2_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>(
+    (r) => (timer = setTimeout(() => r('timeout'), timeoutMs)),
+  );
+  try {
+    const ready = client.waitUntilReady().then(
+      () => 'ready' as const,
+      () => 'failed' as const,
+    );
+    if ((await Promise.race([ready, timeout])) !== 'ready') return;
+    await Promise.race([client.close().catch(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,4 +1,5 @@
 import {
+  DelayedError,
   UnrecoverableError,
   Worker,
   type Job,
@@ -29,6 +30,17 @@ export interface TypedWorkerOptions extends Omit<
   connection: ConnectionOptions;
   /** BullMQ key prefix (per test file in tests). */
   prefix: string;
+  /**
+   * Failures that say "not now" rather than "this job is wrong", e.g. the database is
+   * unreachable: a job that throws one is put back as delayed for `delayMs` without using up
+   * an attempt, so an outage of any length costs no audit or upload; it runs again once the
+   * dependency answers.
+   */
+  deferOn?: {
+    test: (err: unknown) => boolean;
+    delayMs: number;
+    onDefer?: (job: Job, err: unknown) => void;
+  };
 }
 
 /**
@@ -41,9 +53,10 @@ export function createTypedWorker<Q extends TQueueName>(
   opts: TypedWorkerOptions,
 ): Worker {
   const table = handlers as unknown as Record<string, JobHandler<TJobName>>;
+  const { deferOn, ...workerOpts } = opts;
   return new Worker(
     queue,
-    async (job: Job, _token?: string, signal?: AbortSignal) => {
+    async (job: Job, token?: string, signal?: AbortSignal) => {
       const name = job.name as TJobName;
       const handler = table[name];
       const def = JOBS[name] as (typeof JOBS)[TJobName] | undefined;
@@ -55,8 +68,16 @@ export function createTypedWorker<Q extends TQueueName>(
       }
       // The catalog lookup above proved the name and payload; the handler table is keyed by it.
       const run = handler as (d: unknown, j: Job, s: AbortSignal) => Promise<unknown>;
-      return run(parsed.data, job, signal ?? new AbortController().signal);
+      try {
+        return await run(parsed.data, job, signal ?? new AbortController().signal);
+      } catch (err) {
+        if (!deferOn?.test(err) || !token) throw err;
+        deferOn.onDefer?.(job, err);
+        // BullMQ's documented way to retry later without counting an attempt.
+        await job.moveToDelayed(Date.now() + deferOn.delayMs, token);
+        throw new DelayedError();
+      }
     },
-    { ...opts, autorun: true },
+    { ...workerOpts, autorun: true },
   );
 }

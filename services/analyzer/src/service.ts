@@ -1,7 +1,7 @@
 import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
-import { createDb, type Db } from '@aso/db';
+import { createDb, deferWhileDatabaseDown, type Db } from '@aso/db';
 import {
   createRedis,
   createTypedWorker,
@@ -63,7 +63,7 @@ export async function startAnalyzer(
 ): Promise<WorkerService> {
   const log = opts.log ?? pino({ name: 'analyzer', level: env.LOG_LEVEL });
   const provider = providerFactory(env);
-  const db = createDb(env.DATABASE_URL, { max: env.CONCURRENCY + 2 });
+  const db = createDb(env.DATABASE_URL, { max: env.CONCURRENCY + 2, log });
   const redis = createRedis(env.REDIS_URL, { role: 'worker', name: 'analyzer:commands' });
   const bus = new ProgressBus(redis, { prefix: env.QUEUE_PREFIX });
   let worker: Worker | null = null;
@@ -90,6 +90,7 @@ export async function startAnalyzer(
       concurrency: env.CONCURRENCY,
       lockDuration: env.LOCK_DURATION_MS,
       stalledInterval: env.STALLED_INTERVAL_MS,
+      deferOn: deferWhileDatabaseDown(log),
       limiter: { max: env.ANALYSIS_RATE_LIMIT_MAX, duration: env.ANALYSIS_RATE_LIMIT_DURATION_MS },
     },
   );

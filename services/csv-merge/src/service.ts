@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino';
 import { Queue } from 'bullmq';
-import { createDb, type Db } from '@aso/db';
+import { createDb, deferWhileDatabaseDown, type Db } from '@aso/db';
 import {
   createRedis,
   createTypedWorker,
@@ -32,7 +32,7 @@ export async function startCsvMerge(
   opts: { handleSignals?: boolean; log?: Logger } = {},
 ): Promise<WorkerService> {
   const log = opts.log ?? pino({ name: 'csv-merge', level: env.LOG_LEVEL });
-  const db = createDb(env.DATABASE_URL, { max: env.CONCURRENCY + 2 });
+  const db = createDb(env.DATABASE_URL, { max: env.CONCURRENCY + 2, log });
   const redis = createRedis(env.REDIS_URL, { role: 'worker', name: 'csv-merge:commands' });
   const deps: WorkerDeps = { env, db, log };
   const connection = createRedis(env.REDIS_URL, { role: 'worker', name: 'csv-merge:worker' });
@@ -45,6 +45,7 @@ export async function startCsvMerge(
       concurrency: env.CONCURRENCY,
       lockDuration: env.LOCK_DURATION_MS,
       stalledInterval: env.STALLED_INTERVAL_MS,
+      deferOn: deferWhileDatabaseDown(log),
     },
   );
   const maintenance = createTypedWorker(

@@ -1,6 +1,6 @@
 import type { Worker } from 'bullmq';
 import { pino, type Logger } from 'pino';
-import { createDb, type Db } from '@aso/db';
+import { createDb, deferWhileDatabaseDown, type Db } from '@aso/db';
 import {
   createRedis,
   createTypedWorker,
@@ -33,7 +33,7 @@ export async function startScraper(
   opts: { handleSignals?: boolean; log?: Logger } = {},
 ): Promise<WorkerService> {
   const log = opts.log ?? pino({ name: 'scraper', level: env.LOG_LEVEL });
-  const db = createDb(env.DATABASE_URL, { max: env.CONCURRENCY + 2 });
+  const db = createDb(env.DATABASE_URL, { max: env.CONCURRENCY + 2, log });
   const redis = createRedis(env.REDIS_URL, { role: 'worker', name: 'scraper:commands' });
   const bus = new ProgressBus(redis, { prefix: env.QUEUE_PREFIX });
   const workerConnection = createRedis(env.REDIS_URL, { role: 'worker', name: 'scraper:worker' });
@@ -65,6 +65,7 @@ export async function startScraper(
       concurrency: env.CONCURRENCY,
       lockDuration: env.LOCK_DURATION_MS,
       stalledInterval: env.STALLED_INTERVAL_MS,
+      deferOn: deferWhileDatabaseDown(log),
       limiter: { max: env.SCRAPE_RATE_LIMIT_MAX, duration: env.SCRAPE_RATE_LIMIT_DURATION_MS },
     },
   );

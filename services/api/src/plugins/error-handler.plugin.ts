@@ -6,6 +6,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import type { TErrorBody, TErrorCode } from '@aso/contracts';
+import { isDatabaseUnavailableError } from '@aso/db';
 import { AppError } from '../lib/app-error';
 
 const byStatus: Record<number, TErrorCode> = {
@@ -35,10 +36,15 @@ function describeValidation(
     .join('; ');
 }
 
+/** What a request that needs PostgreSQL answers while it is unreachable (503). */
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The database is unavailable right now. Please try again in a few seconds.';
+
 /**
  * The one error handler (DESIGN section 6): every error answers JSON `{ message, code }`;
- * validation errors name the field; server errors are logged with their stack and answer a
- * generic message, never the internals.
+ * validation errors name the field; an unreachable database (refused, dropped, restarting,
+ * or no connection within the pool's timeout) answers 503 `SERVICE_UNAVAILABLE`; other server
+ * errors are logged with their stack and answer a generic message, never the internals.
  */
 export const errorHandlerPlugin = fp(async (app) => {
   app.setNotFoundHandler((req, reply) => {
@@ -72,6 +78,10 @@ export const errorHandlerPlugin = fp(async (app) => {
         message: err.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '),
         code: 'BAD_REQUEST',
       };
+    } else if (isDatabaseUnavailableError(err)) {
+      status = 503;
+      body = { message: DATABASE_UNAVAILABLE_MESSAGE, code: 'SERVICE_UNAVAILABLE' };
+      void reply.header('retry-after', '5');
     } else if (isResponseSerializationError(err)) {
       req.log.error({ err, issues: err.cause.issues }, 'answer does not match its contract');
     } else {
@@ -86,7 +96,8 @@ export const errorHandlerPlugin = fp(async (app) => {
       }
     }
 
-    if (status >= 500) req.log.error({ err }, 'request failed');
+    if (status === 503) req.log.warn({ err: err.message }, 'request refused: a dependency is down');
+    else if (status >= 500) req.log.error({ err }, 'request failed');
     else req.log.info({ code: body.code, message: body.message }, 'request refused');
     return reply.code(status).type('application/json').send(body);
   });

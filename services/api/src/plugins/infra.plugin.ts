@@ -10,6 +10,12 @@ import {
 } from '@aso/queue';
 import type { TApiEnv } from '../env';
 
+/**
+ * How long a request waits for a database connection (a free one of the pool, or a new one)
+ * before it answers 503 (ms).
+ */
+export const DB_CONNECT_TIMEOUT_MS = 1_500;
+
 declare module 'fastify' {
   interface FastifyInstance {
     config: TApiEnv;
@@ -29,7 +35,12 @@ declare module 'fastify' {
  * and flows block), and ONE subscriber connection for the progress bus.
  */
 export const infraPlugin = fp<{ config: TApiEnv }>(async (app, { config }) => {
-  const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX });
+  const db = createDb(config.DATABASE_URL, {
+    max: config.DATABASE_POOL_MAX,
+    // Below the 2 s within which a request answers 503 while PostgreSQL is unreachable.
+    connectionTimeoutMs: DB_CONNECT_TIMEOUT_MS,
+    log: app.log,
+  });
   const redis = createRedis(config.REDIS_URL, { role: 'producer', name: 'api:commands' });
   const queueConn = createRedis(config.REDIS_URL, { role: 'producer', name: 'api:queues' });
   const sub = createRedis(config.REDIS_URL, { role: 'subscriber', name: 'api:progress-sub' });

@@ -11,7 +11,7 @@ import {
   ZSavedAudit,
 } from '@aso/contracts';
 import { findAudit, findOwnedAudit } from '@aso/db';
-import { createRedis, FlowProducer } from '@aso/queue';
+import { closeQuietly, createRedis, FlowProducer } from '@aso/queue';
 import { currentUser, presentedAdminCode } from '../plugins/auth.plugin';
 import { notFound } from '../lib/app-error';
 import {
@@ -44,10 +44,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   const flows = new FlowProducer({ connection: flowConn, prefix: app.config.QUEUE_PREFIX });
   flows.on('error', (err) => app.log.debug({ err }, 'flow producer error'));
   app.addHook('onClose', async () => {
-    await Promise.race([
-      flows.close().catch(() => undefined),
-      new Promise((r) => setTimeout(r, 2_000).unref()),
-    ]);
+    await closeQuietly(flows);
     flowConn.disconnect();
   });
 

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { Queue, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { checkEvictionPolicy } from './redis';
+import { closeQuietly } from './producer';
 import { jobBindings, jobLogger } from './job-logger';
 import { createServiceMetrics, type ServiceMetrics } from './metrics';
 
@@ -166,7 +167,16 @@ export async function runWorkerService(opts: WorkerServiceOptions): Promise<Work
       log.info({ service: opts.name }, 'closing: finishing in-flight jobs');
       const timeout = opts.shutdownTimeoutMs ?? 25_000;
       const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), timeout).unref());
-      const done = Promise.all(workers.map((w) => w.close())).then(() => 'closed' as const);
+      // A worker closed while it still reads the server version would leave that read to
+      // reject with no listener once the connection is dropped (see closeQuietly).
+      const opened = (w: Worker) =>
+        Promise.race([
+          w.waitUntilReady().catch(() => undefined),
+          new Promise((r) => setTimeout(r, 2_000).unref()),
+        ]);
+      const done = Promise.all(workers.map((w) => opened(w).then(() => w.close()))).then(
+        () => 'closed' as const,
+      );
       if ((await Promise.race([done, timer])) === 'timeout') {
         log.warn(
           { timeoutMs: timeout },
@@ -178,7 +188,7 @@ export async function runWorkerService(opts: WorkerServiceOptions): Promise<Work
       }
       await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
       // Shares the caller's connection: closing only drops BullMQ's listeners on it.
-      await Promise.all(depthQueues.map((q) => q.close().catch(() => undefined)));
+      await Promise.all(depthQueues.map((q) => closeQuietly(q)));
       await opts.onClose?.();
       log.info({ service: opts.name }, 'closed');
     })());

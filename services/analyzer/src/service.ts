@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { createDb, deferWhileDatabaseDown, type Db } from '@aso/db';
 import {
+  closeQuietly,
   createRedis,
   createTypedWorker,
   JOBS,
@@ -127,7 +128,7 @@ export async function startAnalyzer(
     onClose: async () => {
       clearInterval(sweepTimer);
       await sweeping;
-      await analysisQueue.close();
+      await closeQuietly(analysisQueue);
       await Promise.allSettled([...pending]);
       // BullMQ does not close connections it was given.
       workerConnection.disconnect();

@@ -2,6 +2,7 @@ import { pino, type Logger } from 'pino';
 import { Queue } from 'bullmq';
 import { createDb, deferWhileDatabaseDown, type Db } from '@aso/db';
 import {
+  closeQuietly,
   createRedis,
   createTypedWorker,
   JOBS,
@@ -57,11 +58,22 @@ export async function startCsvMerge(
     connection: redis,
     prefix: env.QUEUE_PREFIX,
   });
-  await maintenanceQueue.upsertJobScheduler(
-    'cleanup-expired-hourly',
-    { every: CLEANUP_EVERY_MS },
-    { name: 'cleanup-expired', data: {}, opts: JOBS['cleanup-expired'].options },
-  );
+  const scheduleCleanup = () =>
+    maintenanceQueue.upsertJobScheduler(
+      'cleanup-expired-hourly',
+      { every: CLEANUP_EVERY_MS },
+      { name: 'cleanup-expired', data: {}, opts: JOBS['cleanup-expired'].options },
+    );
+  await scheduleCleanup();
+  // A Redis that came back empty (restarted without persistence, or failed over to a replica
+  // that had not caught up) has lost the scheduler: this process owns it, so it re-creates it
+  // on every reconnect (an upsert: a scheduler that survived is left as it is).
+  redis.on('ready', () => {
+    scheduleCleanup().then(
+      () => log.info('cleanup job scheduler re-created after a Redis reconnect'),
+      (err: unknown) => log.warn({ err }, 'could not re-create the cleanup job scheduler'),
+    );
+  });
   return runWorkerService({
     name: 'csv-merge',
     log,
@@ -70,7 +82,7 @@ export async function startCsvMerge(
     healthPort: env.HEALTH_PORT,
     handleSignals: opts.handleSignals,
     onClose: async () => {
-      await maintenanceQueue.close();
+      await closeQuietly(maintenanceQueue);
       redis.disconnect();
       connection.disconnect();
       await db.destroy();

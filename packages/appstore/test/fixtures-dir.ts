@@ -17,6 +17,13 @@ export function fixtureFiles(): string[] {
     .sort();
 }
 
+/** The recorded product pages (`page2025_*`, `page2025-trimmed_*` HTML files), sorted. */
+export function pageFixtureFiles(): string[] {
+  return readdirSync(APPSTORE_FIXTURES_DIR)
+    .filter((f) => /^page2025(-trimmed)?_.*\.html$/.test(f))
+    .sort();
+}
+
 /** A recording's text, verbatim. */
 export function readFixture(file: string): string {
   return readFileSync(path.join(APPSTORE_FIXTURES_DIR, file), 'utf8');
@@ -43,6 +50,13 @@ export function rawMediaApiApp(file: string): any {
 /** `results` of a lookup or search recording. */
 export function rawLookupResults(file: string): any[] {
   return JSON.parse(readFixture(file)).results;
+}
+
+/** `data[0].data` of a 2025-layout page recording's serialized-server-data script. */
+export function rawServerDataModel(file: string): any {
+  const html = readFixture(file);
+  const json = /<script[^>]*id="serialized-server-data"[^>]*>([\s\S]*?)<\/script>/.exec(html)![1]!;
+  return JSON.parse(json).data[0].data;
 }
 
 /** `feed.entry` of a reviews recording, always an array. */

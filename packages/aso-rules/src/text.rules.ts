@@ -1,22 +1,22 @@
+import { graphemeCount, utf8ByteLength } from '@aso/contracts';
+
 /**
  * Text measures shared by the rules: characters, UTF-8 bytes and the words Apple's search
  * indexes.
  */
 
 /**
- * Length in characters as a person counts them: Unicode code points, so an emoji or an accented
- * letter counts once (a JavaScript `.length` would count UTF-16 units). Combining sequences
- * count per code point, as App Store Connect's counters do for limits.
+ * Length in characters as the storefront shows them: grapheme clusters, so a CJK character, an
+ * accented letter and an emoji sequence each count once (see `graphemeCount` of
+ * @aso/contracts: the one measure of the app name and subtitle limits).
  */
 export function charCount(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
+  return graphemeCount(text);
 }
 
-/** Size of `text` in UTF-8 bytes (the unit of the keyword field limit). */
+/** Size of `text` in UTF-8 bytes (the unit of the keyword field limit; `utf8ByteLength`). */
 export function utf8Bytes(text: string): number {
-  return new TextEncoder().encode(text).length;
+  return utf8ByteLength(text);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZAppListing } from './listing';
+import { ZAppListing, ZStoreData } from './listing';
 
 /** Keyword/metadata text limit in characters (spec section 5 and 9). */
 export const KEYWORDS_MAX_CHARS = 100;
@@ -55,6 +55,11 @@ export const ZCompetitorData = z.object({
   appStoreUrl: z.string(),
   screenshots: z.array(z.string()),
   screenshotAnalysis: z.string(),
+  /** How the competitor's store data was read; absent for audits stored before it was kept. */
+  storeData: z
+    .lazy(() => ZStoreData)
+    .nullable()
+    .optional(),
 });
 export type TCompetitorData = z.infer<typeof ZCompetitorData>;
 
@@ -184,6 +189,15 @@ export const ZAudit = z.object({
   /** JSON text of `TRecommendation[]` (spec section 3 keeps it as text). */
   recommendations: z.string().nullable(),
   provider: z.string().nullable(),
+  /**
+   * How the main app's store data was read: layout, sources and the provenance of every field
+   * (contracts `ZStoreData`); null while the audit is not done or for audits stored before it
+   * was kept.
+   */
+  storeData: z
+    .lazy(() => ZStoreData)
+    .nullable()
+    .optional(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
 });

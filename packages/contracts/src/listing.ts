@@ -189,6 +189,63 @@ export const LISTING_FIELDS = [
 export const ZListingField = z.enum(LISTING_FIELDS);
 export type TListingField = z.infer<typeof ZListingField>;
 
+/** The three store sources a listing is read from. */
+export const STORE_SOURCES = ['lookup', 'page', 'reviews'] as const;
+export const ZStoreSource = z.enum(STORE_SOURCES);
+export type TStoreSource = z.infer<typeof ZStoreSource>;
+
+/**
+ * How one source of a scrape went: `ok` (answered and read), `not_found` (the store says the
+ * app is not there: lookup `resultCount: 0`, page 404), `failed` (no usable answer: HTTP error,
+ * timeout, unknown page layout, ...; `detail` says which, without URLs), `skipped` (not asked).
+ */
+export const ZStoreSourceReport = z.object({
+  status: z.enum(['ok', 'not_found', 'failed', 'skipped']),
+  detail: z.string().nullable(),
+});
+export type TStoreSourceReport = z.infer<typeof ZStoreSourceReport>;
+
+/**
+ * What became of one listing field:
+ * - `read`: a source supplied a value;
+ * - `not_on_listing`: a source that shows the field says the app has none (no subtitle, no
+ *   preview video, no in-app events ...);
+ * - `unreadable`: no source supplied it (a source failed, the page layout does not carry it or
+ *   its parser did not find it); the field then holds the placeholder described above and is
+ *   listed in `unknownFields`.
+ */
+export const FIELD_STATES = ['read', 'not_on_listing', 'unreadable'] as const;
+export const ZFieldState = z.enum(FIELD_STATES);
+export type TFieldState = z.infer<typeof ZFieldState>;
+
+/** Provenance of one field: its state, the source that decided it, and why it is unreadable. */
+export const ZFieldProvenance = z.object({
+  state: ZFieldState,
+  /** The source whose value (or "none") was taken; null when unreadable. */
+  source: ZListingFieldSource.nullable(),
+  /** Why no source supplied the field (unreadable only), e.g. 'product page: HTTP 503'. */
+  reason: z.string().nullable(),
+});
+export type TFieldProvenance = z.infer<typeof ZFieldProvenance>;
+
+/**
+ * The record of one store read of a listing ("store data"): the product page layout read, the
+ * page's language (its `<html lang>`, e.g. 'ko', 'pt-BR'), the `?l=` language the read asked
+ * for, how each source went, and the provenance of every listing field.
+ */
+export const ZStoreData = z.object({
+  layout: ZPageLayout,
+  pageLanguage: z.string().nullable(),
+  requestedLanguage: z.string().nullable(),
+  sources: z.object({
+    lookup: ZStoreSourceReport,
+    page: ZStoreSourceReport,
+    reviews: ZStoreSourceReport,
+  }),
+  fields: z.partialRecord(ZListingField, ZFieldProvenance),
+});
+export type TStoreData = z.infer<typeof ZStoreData>;
+
 /** The normalised listing (see the top of this file for the rules on unknown values). */
 export const ZAppListing = z.object({
   appId: z.string().regex(/^\d+$/),
@@ -217,7 +274,11 @@ export const ZAppListing = z.object({
   price: ZListingPrice.nullable(),
   version: z.string().nullable(),
   releaseNotes: z.string().nullable(),
-  /** Language names in English ('English', 'French', ...), as the store lists them. */
+  /**
+   * Languages the app supports, as the storefront lists them: in the page's language on a
+   * product page ('한국어', '日本語', 'Alemão', ...), English names from the lookup API's ISO codes
+   * ('English', 'French', ...).
+   */
   languages: z.array(z.string()),
   appStoreUrl: z.string(),
   bundleId: z.string().nullable(),
@@ -240,5 +301,10 @@ export const ZAppListing = z.object({
   sourceLayout: ZPageLayout,
   fieldSources: z.partialRecord(ZListingField, ZListingFieldSource),
   unknownFields: z.array(ZListingField),
+  /**
+   * How the store was read and what came of each field (see {@link ZStoreData}). Absent on
+   * listings stored before it was recorded.
+   */
+  storeData: ZStoreData.optional(),
 });
 export type TAppListing = z.infer<typeof ZAppListing>;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AppNotFoundError,
+  describeStoreError,
   StoreHttpError,
   StoreMalformedResponseError,
   StoreNetworkError,
@@ -14,7 +15,6 @@ import {
   type TSourceReport,
 } from '@aso/appstore/node';
 import {
-  describeStoreError,
   planFailure,
   ScrapeInputError,
   snapshotDecision,

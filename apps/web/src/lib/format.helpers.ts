@@ -2,6 +2,8 @@
  * Pure display helpers of the audit screens (spec sections 2 and 9). No I/O, no React.
  */
 
+import { graphemeCount } from '@aso/contracts';
+
 /**
  * Abbreviates a review count (spec section 9: "K from 1,000, M from 1,000,000"), one decimal
  * at most, trailing `.0` dropped: `999` -> '999', `1000` -> '1K', `1540` -> '1.5K',
@@ -82,7 +84,10 @@ export function previewText(
   return { text: `${chars.slice(0, limit).join('').trimEnd()}…`, truncated: true };
 }
 
-/** Length in characters (code points, so an emoji counts once), as Apple counts name length. */
+/**
+ * Length in characters as the storefront shows them (grapheme clusters: a CJK character or an
+ * emoji sequence counts once), the measure of Apple's name and subtitle limits.
+ */
 export function charCount(text: string | null | undefined): number {
-  return Array.from(text ?? '').length;
+  return graphemeCount(text ?? '');
 }

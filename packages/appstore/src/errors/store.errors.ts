@@ -213,3 +213,43 @@ export class StoreUnavailableError extends StoreError {
     );
   }
 }
+
+/** Short, URL-free reason of one store error, for step messages and failure reasons. */
+export function describeStoreError(error: StoreError): string {
+  switch (error.code) {
+    case 'HTTP_ERROR':
+      return error instanceof StoreHttpError ? `HTTP ${error.status}` : error.message;
+    case 'RATE_LIMITED':
+      return 'rate limited (HTTP 429)';
+    case 'TIMEOUT':
+      return error instanceof StoreTimeoutError
+        ? `no answer within ${error.timeoutMs} ms`
+        : 'no answer in time';
+    case 'REDIRECT_REFUSED': {
+      let target = error instanceof StoreRedirectRefusedError ? error.location : 'another host';
+      try {
+        target = new URL(target).origin;
+      } catch {
+        // Keep the raw location: it is only shown.
+      }
+      return `redirect to ${target} refused (only the configured App Store origins are fetched)`;
+    }
+    case 'RESPONSE_TOO_LARGE':
+      return error instanceof StoreResponseTooLargeError
+        ? `response larger than ${error.maxBytes} bytes`
+        : 'response too large';
+    case 'NETWORK_ERROR':
+      return 'store unreachable';
+    case 'TRUNCATED_RESPONSE':
+      return 'response cut off';
+    case 'MALFORMED_RESPONSE':
+      return 'malformed response';
+    case 'APP_NOT_FOUND':
+    case 'UNKNOWN_PAGE_LAYOUT':
+    case 'PAGE_PARSE_ERROR':
+    case 'STORE_UNAVAILABLE':
+      // These messages carry no URL and say what matters (the unknown layout names the
+      // markers that were looked for): keep them whole.
+      return error.message;
+  }
+}

@@ -30,7 +30,15 @@ const lookup: TListingPart = {
 };
 
 function page(values: TListingPart['values']): TParsedProductPage {
-  return { layout: 'ember', parts: [{ source: 'page:ember', values }], supplied: [], missing: [] };
+  return {
+    layout: 'ember',
+    parts: [{ source: 'page:ember', values }],
+    supplied: [],
+    missing: [],
+    carries: ['appName', 'subtitle', 'category', 'previews', 'inAppEvents'],
+    language: 'en-US',
+    storefront: 'us',
+  };
 }
 
 const base = {

@@ -12,18 +12,22 @@ export interface TScannedPage {
   title: string | null;
   /** `href` of `<link rel="canonical">`, or null. */
   canonicalUrl: string | null;
+  /** `lang` of `<html>` (the page's language, e.g. 'ko', 'pt-BR', 'zh-Hant-TW'), or null. */
+  lang: string | null;
   scripts: TPageScript[];
 }
 
 /**
- * Reads a page's `<title>`, canonical link and every `<script>` (attributes and raw text) with htmlparser2 in
- * one streaming pass, so layout detection and all parsers share one scan of a ~1 MB page.
+ * Reads a page's `<title>`, canonical link, `<html lang>` and every `<script>` (attributes and raw
+ * text) with htmlparser2 in one streaming pass, so layout detection and all parsers share one
+ * scan of a ~1 MB page.
  * Script text is raw (HTML does not decode entities inside scripts).
  */
 export function scanPage(html: string): TScannedPage {
   const scripts: TPageScript[] = [];
   let title: string | null = null;
   let canonicalUrl: string | null = null;
+  let lang: string | null = null;
   let current: TPageScript | null = null;
   let inTitle = false;
   let titleText = '';
@@ -31,6 +35,7 @@ export function scanPage(html: string): TScannedPage {
     {
       onopentag(name, attributes) {
         if (name === 'script') current = { attributes: { ...attributes }, text: '' };
+        else if (name === 'html' && lang === null) lang = attributes.lang?.trim() || null;
         else if (name === 'link' && canonicalUrl === null) {
           if (attributes.rel?.toLowerCase() === 'canonical' && attributes.href) {
             canonicalUrl = attributes.href;
@@ -58,7 +63,7 @@ export function scanPage(html: string): TScannedPage {
   );
   parser.write(html);
   parser.end();
-  return { title, canonicalUrl, scripts };
+  return { title, canonicalUrl, lang, scripts };
 }
 
 /** `html` scanned, or the already scanned page as is. */

@@ -1,6 +1,7 @@
 import {
   DEVICE_CLASSES,
   type TDeviceClass,
+  type TListingField,
   type TScreenshot,
   type TScreenshotsByDevice,
 } from '@aso/contracts';
@@ -198,5 +199,35 @@ export function lookupValues(result: TRecord): Partial<TListingValues> {
  */
 export function parseLookup(text: string, appId: string): TListingPart | null {
   const result = findLookupResult(parseLookupResponse(text), appId);
-  return result ? { source: 'lookup', values: lookupValues(result) } : null;
+  if (!result) return null;
+  const genres = asArray(result.genres)
+    .map(cleanText)
+    .filter((g): g is string => g !== null);
+  return { source: 'lookup', values: lookupValues(result), categoryNames: genres };
 }
+
+/**
+ * Fields a lookup result can carry (see {@link lookupValues}): what stays unknown when the
+ * lookup has no record of the app.
+ */
+export const LOOKUP_FIELDS: readonly TListingField[] = [
+  'appName',
+  'developer',
+  'category',
+  'rating',
+  'reviewCount',
+  'description',
+  'iconUrl',
+  'screenshots',
+  'price',
+  'version',
+  'releaseNotes',
+  'languages',
+  'appStoreUrl',
+  'bundleId',
+  'ageRating',
+  'versionHistory',
+  'fileSizeBytes',
+  'supportedDevices',
+  'minimumOsVersion',
+];

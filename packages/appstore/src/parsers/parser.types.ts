@@ -32,6 +32,11 @@ export type TListingValues = Omit<
 export interface TListingPart {
   source: TListingFieldSource;
   values: Partial<TListingValues>;
+  /**
+   * Category names this source gives besides `values.category` (the lookup's `genres`), for
+   * the rule "a subtitle equal to the category is no subtitle".
+   */
+  categoryNames?: string[];
 }
 
 /** Page layouts a parser exists for (`none` is the merge's "no page" value). */
@@ -41,6 +46,11 @@ export type TParsedPageLayout = Exclude<TPageLayout, 'none'>;
 export interface TPageParseContext {
   /** The app id asked for; records of other apps on the page (also-bought shelves) are skipped. */
   appId?: string;
+  /**
+   * Category names other sources give (the lookup's `primaryGenreName` and `genres`): they
+   * help find the category row, and a subtitle equal to one of them is no subtitle.
+   */
+  categoryHints?: readonly string[];
 }
 
 /** Result of one page parser. */
@@ -51,6 +61,10 @@ export interface TPageParseResult {
   supplied: TListingField[];
   /** Fields this layout normally carries but the page did not (page changed or app has none). */
   missing: TListingField[];
+  /** The page's language (`<html lang>`), when it says. */
+  language?: string | null;
+  /** The storefront the page says it belongs to, when it says (2025: `pageFields.storeFront`). */
+  storefront?: string | null;
 }
 
 /**

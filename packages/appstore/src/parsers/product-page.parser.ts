@@ -34,6 +34,12 @@ export interface TParsedProductPage {
   supplied: TListingField[];
   /** Fields the detected layout normally carries but this page did not. */
   missing: TListingField[];
+  /** Fields the page's parsers look for (the layout's and, when read, the JSON-LD's). */
+  carries: TListingField[];
+  /** The page's language (`<html lang>`), when it says. */
+  language: string | null;
+  /** The storefront the page says it belongs to, when it says. */
+  storefront: string | null;
 }
 
 /** The layout of a product page, or null when no parser recognises it. */
@@ -60,7 +66,9 @@ export function parseProductPage(
   const primary = parser.parse(page, context);
   const parts = [primary.part];
   const supplied = new Set(primary.supplied);
+  const carries = new Set(parser.fields);
   if (parser !== jsonLdPageParser && jsonLdPageParser.detect(page)) {
+    for (const field of jsonLdPageParser.fields) carries.add(field);
     const fallback = jsonLdPageParser.parse(page, context);
     const fill = Object.fromEntries(
       Object.entries(fallback.part.values).filter(
@@ -77,5 +85,8 @@ export function parseProductPage(
     parts,
     supplied: [...supplied],
     missing: primary.missing.filter((f) => !supplied.has(f)),
+    carries: [...carries],
+    language: primary.language ?? page.lang,
+    storefront: primary.storefront ?? null,
   };
 }

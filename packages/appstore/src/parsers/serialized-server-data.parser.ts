@@ -1,11 +1,19 @@
-import type { TPreviewVideo, TRatingHistogram, TScreenshotSet } from '@aso/contracts';
+import type {
+  TListingPrice,
+  TPreviewVideo,
+  TRatingHistogram,
+  TScreenshotSet,
+} from '@aso/contracts';
 import { PageParseError } from '../errors/store.errors';
 import { resolveArtworkUrl } from './artwork.util';
 import { deviceClassOf, pickScreenshotSets, previewOrder } from './device-class.util';
 import { findScript, toScannedPage, type TScannedPage } from './html-scan';
+import { readInformationShelf } from './information-shelf';
+import { findSoftwareApplicationBlock } from './json-ld.parser';
 import {
   suppliedFields,
   type TListingValues,
+  type TPageParseContext,
   type TPageParseResult,
   type TPageParser,
 } from './parser.types';
@@ -20,8 +28,9 @@ const MEDIA_SHELF = /^product_media_(phone|pad|mac|vision|watch|tv)_/i;
 
 /**
  * The page model of a 2025-layout page: `{ data: [ { intent, data } ] }` (older snapshots: a
- * bare array), model = `data[0].data`. Throws PageParseError when the script is not JSON or
- * has no such model.
+ * bare array), model = `data[0].data`; when that entry is not the product page (it has no
+ * `lockup`, `shelfMapping` or `title`), the first entry that is. Throws PageParseError when
+ * the script is not JSON or has no such model.
  */
 export function findServerDataModel(text: string): TRecord {
   let root: unknown;
@@ -33,8 +42,11 @@ export function findServerDataModel(text: string): TRecord {
       `the ${SERVER_DATA_SCRIPT_ID} script is not JSON (${String(error)})`,
     );
   }
-  const entries = Array.isArray(root) ? root : asArray(asRecord(root)?.data);
-  const model = asRecord(asRecord(entries[0])?.data);
+  const entries = (Array.isArray(root) ? root : asArray(asRecord(root)?.data))
+    .map((entry) => asRecord(asRecord(entry)?.data))
+    .filter((model): model is TRecord => model !== null);
+  const model =
+    entries.find((m) => m.lockup !== undefined || m.shelfMapping !== undefined) ?? entries[0];
   if (!model) {
     throw new PageParseError(
       '2025',
@@ -62,21 +74,6 @@ function artworkUrl(artwork: unknown): { url: string; width: number; height: num
     width,
     height,
   };
-}
-
-/** Rows of the Information shelf by lower-case title ('provider', 'category', 'languages', ...). */
-function informationRows(shelves: TRecord): Map<string, string[]> {
-  const rows = new Map<string, string[]>();
-  for (const item of asArray(asRecord(shelves.information)?.items)) {
-    const row = asRecord(item);
-    const title = cleanText(row?.title)?.toLowerCase();
-    if (!title) continue;
-    const texts = asArray(row?.items)
-      .map((entry) => cleanText(asRecord(entry)?.text) ?? cleanText(entry))
-      .filter((t): t is string => t !== null);
-    rows.set(title, texts);
-  }
-  return rows;
 }
 
 function ratings(shelves: TRecord): Partial<TListingValues> {
@@ -132,33 +129,71 @@ function media(shelves: TRecord): { sets: TScreenshotSet[]; previews: TPreviewVi
   return { sets, previews };
 }
 
-function splitList(texts: string[]): string[] {
-  return texts
-    .flatMap((t) => t.split(/,\s*|\s+and\s+/))
-    .map((t) => t.trim())
-    .filter((t) => t !== '' && !/^\d+\s+more$/i.test(t));
+/**
+ * The app's price from the lockup's offer (`offerDisplayProperties`: `isFree`, `priceFormatted`,
+ * `price`) and the page's JSON-LD block `ld` (its offer's `price`, `priceCurrency`). A free app shows no price
+ * string, so `formatted` stays null unless the page has one. Undefined without a lockup offer
+ * (the JSON-LD parser then reads the JSON-LD offer alone) or when no amount is given.
+ */
+function lockupPrice(offer: TRecord | null, ld: TRecord | null): TListingPrice | undefined {
+  if (!offer) return undefined;
+  const ldOffer = asRecord(Array.isArray(ld?.offers) ? ld.offers[0] : ld?.offers);
+  const currency = cleanText(ldOffer?.priceCurrency) ?? cleanText(offer.currencyCode);
+  const formatted = cleanText(offer.priceFormatted);
+  const amount = offer.isFree === true ? 0 : (toNumber(ldOffer?.price) ?? toNumber(offer.price));
+  if (amount === null) return undefined;
+  return { amount, currency, formatted };
 }
 
-/** Reads the listing values out of a 2025-layout page model and page title. */
-export function serverDataValues(model: TRecord, page: TScannedPage): Partial<TListingValues> {
+/**
+ * Reads the listing values out of a 2025-layout page model (see {@link serverDataPageParser}).
+ * Identity comes from the model's own places (`title`, `developerAction`, `lockup`,
+ * `offerDisplayProperties`), the category, languages and age rating from the Information
+ * shelf read by row structure, and the subtitle is null when the lockup shows the category in
+ * its place (equal, case-insensitively, to the category row, the JSON-LD category or a
+ * `categoryHints` name).
+ */
+export function serverDataValues(
+  model: TRecord,
+  page: TScannedPage,
+  context: TPageParseContext = {},
+): Partial<TListingValues> {
   const values: Partial<TListingValues> = {};
-  const lockup = asRecord(model.lockup) ?? {};
+  const lockup = asRecord(model.lockup);
+  const offer = asRecord(lockup?.offerDisplayProperties);
   const shelves = asRecord(model.shelfMapping) ?? {};
-  const info = informationRows(shelves);
 
   // The page <title> reads "\u200E<Name> App - App Store"; cleanText strips the mark.
   const titleName = cleanText(page.title?.replace(/\s+App\s+-\s+App Store\s*$/i, ''));
-  const name = cleanText(lockup.title) ?? cleanText(model.title) ?? titleName;
+  const name = cleanText(model.title) ?? cleanText(lockup?.title) ?? titleName;
   if (name) values.appName = name;
-  const developer = info.get('provider')?.[0] ?? info.get('seller')?.[0];
+  const developer =
+    cleanText(asRecord(model.developerAction)?.title) ?? cleanText(lockup?.developerName);
   if (developer) values.developer = developer;
-  const category = info.get('category')?.[0];
-  if (category) values.category = category;
 
-  // When an app has no subtitle the 2025 lockup shows the category in its place.
-  const subtitle = cleanText(lockup.subtitle);
-  values.subtitle =
-    subtitle && (!category || subtitle.toLowerCase() !== category.toLowerCase()) ? subtitle : null;
+  const ld = findSoftwareApplicationBlock(page);
+  const ldCategories = [cleanText(ld?.applicationCategory), ...asArray(ld?.genre).map(cleanText)];
+  const hints = [...(context.categoryHints ?? []), ...ldCategories].filter(
+    (h): h is string => typeof h === 'string' && h !== '',
+  );
+  const info = readInformationShelf(shelves.information, {
+    locale: page.lang,
+    developerNames: developer ? [developer] : [],
+    categoryHints: hints,
+  });
+  if (info.category) values.category = info.category;
+  if (info.languages && info.languages.length > 0) values.languages = info.languages;
+  if (info.ageRating) values.ageRating = info.ageRating;
+
+  // When an app has no subtitle the 2025 lockup shows the category in its place. Without a
+  // lockup the page says nothing about the subtitle: it stays unknown.
+  if (lockup) {
+    const subtitle = cleanText(lockup.subtitle);
+    const categories = new Set(
+      [info.category, ...hints].filter((c): c is string => !!c).map((c) => c.toLowerCase()),
+    );
+    values.subtitle = subtitle && !categories.has(subtitle.toLowerCase()) ? subtitle : null;
+  }
 
   Object.assign(values, ratings(shelves));
 
@@ -167,7 +202,7 @@ export function serverDataValues(model: TRecord, page: TScannedPage): Partial<TL
     cleanText(asRecord(descriptionItem?.paragraph)?.text) ?? cleanText(descriptionItem?.text);
   if (description) values.description = description;
 
-  const icon = artworkUrl(lockup.icon);
+  const icon = artworkUrl(lockup?.icon);
   if (icon) values.iconUrl = icon.url;
 
   const { sets, previews } = media(shelves);
@@ -183,12 +218,10 @@ export function serverDataValues(model: TRecord, page: TScannedPage): Partial<TL
     values.releaseNotes = cleanText(recent?.text);
   }
 
-  const languages = info.get('languages');
-  if (languages && languages.length > 0) values.languages = splitList(languages);
-  const age = info.get('age rating')?.[0];
-  if (age) values.ageRating = age;
-  const bundleId = cleanText(lockup.bundleId);
+  const bundleId = cleanText(offer?.bundleId) ?? cleanText(lockup?.bundleId);
   if (bundleId) values.bundleId = bundleId;
+  const price = lockupPrice(offer, ld);
+  if (price) values.price = price;
   if (page.canonicalUrl) values.appStoreUrl = page.canonicalUrl;
   return values;
 }
@@ -211,17 +244,22 @@ const SERVER_DATA_FIELDS = [
   'appStoreUrl',
   'bundleId',
   'ageRating',
+  'price',
 ] as const;
 
 /**
- * Parser of the 2025 product page layout, written from second-hand descriptions (LAYOUTS.md:
- * public parser code; no recorded page of this layout exists). It reads
- * `<script type="application/json" id="serialized-server-data">`: `data[0].data.lockup`
- * (title, subtitle, bundleId, icon), `shelfMapping.productRatings`, the
- * `product_media_<device>_...` shelves (screenshots and `video` previews), `description`,
- * `mostRecentVersion` and the `information` rows. In-app events and chart position are not
- * confirmed in this layout, so this parser never supplies them; the price comes from the
- * page's JSON-LD.
+ * Parser of the 2025 product page layout (`<script type="application/json"
+ * id="serialized-server-data">`), checked against Apple's own pages on several storefronts
+ * (fixtures `page2025-trimmed_*`, LAYOUTS.md). Reads the page model `data[0].data`: `title`,
+ * `developerAction.title`, `lockup` (subtitle, icon) and its `offerDisplayProperties` (app id,
+ * bundle id, `isFree`), the Information shelf by row structure (category, languages, age
+ * rating; see `readInformationShelf`), `shelfMapping.productRatings`, the
+ * `product_media_<device>_...` shelves (screenshots and `video` previews), `description` and
+ * `mostRecentVersion`; the price also uses the page's JSON-LD offer. In-app events and chart
+ * position are not confirmed in this layout, so this parser never supplies them.
+ *
+ * Throws PageParseError when the script is not JSON, has no page model, or the model is about
+ * another app than `context.appId` (its `adamId`).
  */
 export const serverDataPageParser: TPageParser = {
   layout: '2025',
@@ -230,15 +268,31 @@ export const serverDataPageParser: TPageParser = {
   detect(html: string | TScannedPage): boolean {
     return findScript(toScannedPage(html), 'id', SERVER_DATA_SCRIPT_ID) !== undefined;
   },
-  parse(html: string | TScannedPage): TPageParseResult {
+  parse(html: string | TScannedPage, context: TPageParseContext = {}): TPageParseResult {
     const page = toScannedPage(html);
     const script = findScript(page, 'id', SERVER_DATA_SCRIPT_ID);
     if (!script) throw new PageParseError('2025', `no <script id="${SERVER_DATA_SCRIPT_ID}">`);
-    const values = serverDataValues(findServerDataModel(script.text), page);
+    const model = findServerDataModel(script.text);
+    const offer = asRecord(asRecord(model.lockup)?.offerDisplayProperties);
+    const adamId = offer?.adamId;
+    const pageAppId =
+      typeof adamId === 'string' || typeof adamId === 'number' ? String(adamId) : null;
+    if (context.appId && pageAppId && pageAppId !== context.appId) {
+      throw new PageParseError(
+        '2025',
+        `the page is about app ${pageAppId}, not app ${context.appId}`,
+      );
+    }
+    const values = serverDataValues(model, page, context);
+    const storefront = cleanText(
+      asRecord(asRecord(model.pageMetrics)?.pageFields)?.storeFront,
+    )?.toLowerCase();
     return {
       layout: '2025',
       part: { source: 'page:2025', values },
       ...suppliedFields(values, SERVER_DATA_FIELDS),
+      language: page.lang,
+      storefront: storefront ?? null,
     };
   },
 };

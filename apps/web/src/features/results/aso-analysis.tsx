@@ -17,6 +17,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import {
+  utf8ByteLength,
   ZRecommendation,
   type TAudit,
   type TRecommendation,
@@ -71,8 +72,6 @@ const UNITS: Partial<Record<TSectionKey, string>> = {
   inAppEvents: 'events',
 };
 
-const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
-
 /** `used / limit` of a section: from the analysis, else computed from the audit's texts. */
 function usage(
   key: TSectionKey,
@@ -88,7 +87,7 @@ function usage(
       return { used: charCount(audit.subtitle), limit: SUBTITLE_MAX_CHARS };
     case 'keywords':
       return audit.keywords
-        ? { used: utf8Bytes(audit.keywords), limit: KEYWORD_FIELD_MAX_BYTES }
+        ? { used: utf8ByteLength(audit.keywords), limit: KEYWORD_FIELD_MAX_BYTES }
         : null;
     case 'icon':
     case 'video':

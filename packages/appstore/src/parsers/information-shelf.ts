@@ -1,0 +1,327 @@
+import { graphemeCount } from '@aso/contracts';
+import { languageNames, splitLanguageList } from './language-list.util';
+import { asArray, asRecord, cleanText } from './text.util';
+
+/**
+ * The Information shelf of the 2025 product page (`shelfMapping.information.items[]`, rows of
+ * `$kind: "Annotation"`), read by the structure of its rows. Apple localises every row title
+ * (카테고리 / 類別 / Categoria / Seller / Age Classification ...) and changes the row set and
+ * order per storefront (fixtures LAYOUTS.md), so a row's kind comes from its shape: the
+ * in-app purchase row has text pairs, the age rating row an encapsulated text or no items,
+ * the compatibility row device headings, the languages row a list its summary abbreviates, the
+ * size row a number and a unit, the copyright row a ©, the provider row the developer's name,
+ * and the category row is the short text next to the size and compatibility rows. Titles are
+ * consulted only when the shape leaves a kind undecided (see {@link ROW_TITLES}).
+ */
+
+/** One line of a row: an optional heading (a device name, '名称或姓名', ...) and its text. */
+export interface TInfoEntry {
+  heading: string | null;
+  text: string;
+}
+
+/** One Information row, normalised from the legacy `items` and the newer `items_V3`. */
+export interface TInfoRow {
+  index: number;
+  title: string | null;
+  summary: string | null;
+  entries: TInfoEntry[];
+  /** `textPairs` / `$kind: "textPair"` items: [name, price] of in-app purchases. */
+  pairs: Array<[string, string]>;
+  /** Text of the first `$kind: "textEncapsulation"` item (the age rating badge). */
+  encapsulated: string | null;
+  /** The legacy `items` is present and empty (the age rating row's shape). */
+  emptyItems: boolean;
+  /** The row links to a store story (`page: "article"`) from the row itself. */
+  rowLink: boolean;
+  /** An `$kind: "artwork"` item (a rating authority's badge, e.g. Brazil's ClassInd). */
+  artwork: boolean;
+  /** Some action or URL of the row leads to a genre page (`/genre/`). */
+  genreLink: boolean;
+}
+
+/** Kinds of Information rows the listing reads. */
+export type TInfoRowKind =
+  | 'provider'
+  | 'size'
+  | 'category'
+  | 'compatibility'
+  | 'languages'
+  | 'ageRating'
+  | 'inAppPurchases'
+  | 'copyright';
+
+/** The rows found per kind, and the values the listing takes from them. */
+export interface TInformationShelf {
+  rows: TInfoRow[];
+  kinds: Partial<Record<TInfoRowKind, TInfoRow>>;
+  category: string | null;
+  languages: string[] | null;
+  ageRating: string | null;
+}
+
+/** What the shelf is read with: the page language and what other places name. */
+export interface TInformationContext {
+  /** The page's `<html lang>`. */
+  locale: string | null;
+  /** Developer names from the page's identity fields (`developerAction.title`, ...). */
+  developerNames: string[];
+  /** Category names from other sources (JSON-LD, lookup), matched case-insensitively. */
+  categoryHints: string[];
+}
+
+// Apple's device names are product names: the same on every storefront.
+const DEVICE_HEADING =
+  /^(iPhone|iPad|iPod touch|Mac|Apple Watch|Apple Vision|Apple Vision Pro|Apple TV|Vision Pro)$/i;
+// '142.3 MB', '142,3 MB', '1.2 GB', '980 KB', '48,2 Mo', '1,1 ГБ': digits and a short unit.
+const SIZE_TEXT = /^\p{Nd}[\p{Nd}.,\s\u00a0\u202f]*\s?[\p{L}.]{1,4}$/u;
+// '4+', '12+', '17 +'.
+const AGE_TEXT = /^\p{Nd}{1,2}\s?\+$/u;
+// A sentence (the location and privacy notes) ends like one.
+const SENTENCE_END = /[.!?。！？]$/u;
+const MAX_CATEGORY_GRAPHEMES = 40;
+
+/**
+ * Last resort when a row's shape does not decide its kind: row titles Apple uses, per language
+ * (lower case). The common storefronts are read by shape; this only rescues pages whose shape
+ * changed.
+ */
+export const ROW_TITLES: Record<'provider' | 'category' | 'languages' | 'ageRating', string[]> = {
+  provider: [
+    'provider', 'seller', 'developer', 'anbieter', 'fournisseur', 'vendeur', 'proveedor',
+    'vendedor', 'fornitore', 'venditore', 'venda', 'fornecedor', '販売元', '제공자', '供应商',
+    '供應商', '提供者', 'провайдер', 'продавец', 'sağlayıcı', 'satıcı', 'aanbieder',
+  ],
+  category: [
+    'category', 'kategorie', 'catégorie', 'categoría', 'categoria', 'カテゴリ', '카테고리', '类别',
+    '類別', 'категория', 'kategori', 'categorie', 'kategoria',
+  ],
+  languages: [
+    'languages', 'language', 'sprachen', 'sprache', 'langues', 'langue', 'idiomas', 'idioma',
+    'lingue', 'lingua', '言語', '언어', '语言', '語言', 'языки', 'язык', 'diller', 'dil', 'talen',
+    'bahasa', 'języki',
+  ],
+  ageRating: [
+    'age rating', 'age classification', 'altersfreigabe', 'classification', 'âge', 'edad',
+    'clasificación por edad', 'età', 'idade', 'classificação etária', '年齢制限', '연령 등급',
+    '年龄分级', '年齡分級', 'возраст', 'yaş sınırı', 'leeftijd', 'rating usia',
+  ],
+}; // prettier-ignore
+
+type TRecord = Record<string, unknown>;
+
+/** `**Heading**\ntext` (the markdown of `items_V3` linkable texts) split in heading and text. */
+function markdownEntry(raw: string): TInfoEntry | null {
+  const match = /^\*\*(.+?)\*\*\s*\n([\s\S]*)$/u.exec(raw);
+  const heading = match ? cleanText(match[1]) : null;
+  const text = cleanText((match ? match[2]! : raw).replace(/\*\*/g, ''));
+  return text ? { heading, text } : null;
+}
+
+/** Whether any action or URL inside `node` points at a genre page. */
+function linksToGenre(node: unknown, depth = 0): boolean {
+  if (depth > 8) return false;
+  if (typeof node === 'string') return /\/genre\//.test(node);
+  if (Array.isArray(node)) return node.some((n) => linksToGenre(n, depth + 1));
+  const record = asRecord(node);
+  if (!record) return false;
+  if (typeof record.$kind === 'string' && /genre/i.test(record.$kind)) return true;
+  return Object.values(record).some((v) => linksToGenre(v, depth + 1));
+}
+
+function isArticleAction(action: unknown): boolean {
+  const a = asRecord(action);
+  return (
+    a?.page === 'article' || (typeof a?.pageUrl === 'string' && /\/story\/id\d+/.test(a.pageUrl))
+  );
+}
+
+/** Normalises one Annotation row. */
+export function readInfoRow(item: unknown, index: number): TInfoRow | null {
+  const row = asRecord(item);
+  if (!row) return null;
+  const items = row.items;
+  const v3 = asArray(row.items_V3)
+    .map(asRecord)
+    .filter((r): r is TRecord => r !== null);
+  const entries: TInfoEntry[] = [];
+  const pairs: Array<[string, string]> = [];
+  for (const entry of asArray(items)) {
+    const e = asRecord(entry);
+    for (const pair of asArray(e?.textPairs)) {
+      const [name, price] = asArray(pair).map(cleanText);
+      if (name && price) pairs.push([name, price]);
+    }
+    const text = cleanText(e?.text);
+    if (text) entries.push({ heading: cleanText(e?.heading), text });
+  }
+  for (const entry of v3) {
+    if (entry.$kind === 'textPair' && pairs.length === 0) {
+      const name = cleanText(entry.leadingText);
+      const price = cleanText(entry.trailingText);
+      if (name && price) pairs.push([name, price]);
+    }
+  }
+  // The newer items_V3 carries the same lines as markdown; read it when `items` gives none.
+  if (entries.length === 0 && !(Array.isArray(items) && items.length === 0)) {
+    for (const entry of v3) {
+      const styled = asRecord(asRecord(entry.linkableText)?.styledText);
+      const raw = typeof styled?.rawText === 'string' ? styled.rawText : null;
+      const parsed = raw ? markdownEntry(raw) : null;
+      if (parsed) entries.push(parsed);
+    }
+  }
+  const encapsulated =
+    v3.map((e) => (e.$kind === 'textEncapsulation' ? cleanText(e.text) : null)).find(Boolean) ??
+    null;
+  return {
+    index,
+    title: cleanText(row.title),
+    summary: cleanText(row.summary),
+    entries,
+    pairs,
+    encapsulated,
+    emptyItems: Array.isArray(items) && items.length === 0,
+    rowLink: isArticleAction(row.linkAction),
+    artwork: v3.some((e) => e.$kind === 'artwork'),
+    genreLink: linksToGenre(row),
+  };
+}
+
+const lower = (text: string) => text.toLocaleLowerCase();
+
+function singleText(row: TInfoRow): string | null {
+  if (row.entries.length !== 1 || row.pairs.length > 0) return null;
+  const [entry] = row.entries;
+  return entry && entry.heading === null ? entry.text : null;
+}
+
+/** The row's language list, when its shape says it is one (see the module comment). */
+function languageList(row: TInfoRow, locale: string | null): string[] | null {
+  const text = singleText(row);
+  if (!text || row.encapsulated) return null;
+  const list = splitLanguageList(text, locale);
+  if (list.length === 0) return null;
+  // "English and 10 more" / "한국어 외 10개" / "繁體中文和其他10種": the summary abbreviates the
+  // list it stands for, naming its first language.
+  if (row.summary && row.summary !== text && list.length >= 2) {
+    if (lower(row.summary).includes(lower(list[0]!))) return list;
+  }
+  const names = languageNames(locale);
+  const known = list.filter((name) => names.has(lower(name))).length;
+  return known > 0 && known * 2 >= list.length && list.every((n) => !SENTENCE_END.test(n))
+    ? list
+    : null;
+}
+
+/** The kind a row's shape alone decides, or null (languages and category need more). */
+function shapeKind(row: TInfoRow, developers: ReadonlySet<string>): TInfoRowKind | null {
+  const text = singleText(row);
+  if (row.pairs.length > 0) return 'inAppPurchases';
+  if (
+    row.encapsulated !== null ||
+    (row.emptyItems && row.summary !== null && (row.rowLink || row.artwork)) ||
+    (text !== null && AGE_TEXT.test(text))
+  ) {
+    return 'ageRating';
+  }
+  if (row.entries.some((e) => e.heading !== null && DEVICE_HEADING.test(e.heading))) {
+    return 'compatibility';
+  }
+  if (text === null) return null;
+  if (/^(©|\(c\)|℗)/iu.test(text)) return 'copyright';
+  if (SIZE_TEXT.test(text)) return 'size';
+  if (developers.has(lower(text))) return 'provider';
+  return null;
+}
+
+function titleIs(row: TInfoRow, kind: keyof typeof ROW_TITLES): boolean {
+  return row.title !== null && ROW_TITLES[kind].includes(lower(row.title));
+}
+
+/**
+ * Reads the Information shelf (`shelfMapping.information`) by row structure. Returns the rows,
+ * the row found per kind and the category, language list (split per the page's locale) and age
+ * rating as the storefront shows them; a value is null when no row of its kind was found.
+ */
+export function readInformationShelf(
+  shelf: unknown,
+  context: TInformationContext,
+): TInformationShelf {
+  const rows = asArray(asRecord(shelf)?.items)
+    .map((item, i) => readInfoRow(item, i))
+    .filter((r): r is TInfoRow => r !== null);
+  const kinds: Partial<Record<TInfoRowKind, TInfoRow>> = {};
+  const claim = (kind: TInfoRowKind, row: TInfoRow) => {
+    if (!kinds[kind]) kinds[kind] = row;
+  };
+  const developers = new Set(context.developerNames.map(lower));
+  const claimed = new Set<TInfoRow>();
+  let languages: string[] | null = null;
+
+  for (const row of rows) {
+    const kind = shapeKind(row, developers);
+    if (kind) {
+      claim(kind, row);
+      claimed.add(row);
+      continue;
+    }
+    const list = kinds.languages ? null : languageList(row, context.locale);
+    if (list) {
+      claim('languages', row);
+      claimed.add(row);
+      languages = list;
+    }
+  }
+
+  // The category: a short single text on no other row.
+  const candidates = rows.filter((row) => {
+    const text = singleText(row);
+    return (
+      text !== null &&
+      !claimed.has(row) &&
+      row.encapsulated === null &&
+      (row.summary === null || row.summary === text) &&
+      graphemeCount(text) <= MAX_CATEGORY_GRAPHEMES &&
+      !SENTENCE_END.test(text)
+    );
+  });
+  const hints = new Set(context.categoryHints.map(lower));
+  const next = (anchor: TInfoRow | undefined, offset: number) =>
+    anchor ? candidates.find((r) => r.index === anchor.index + offset) : undefined;
+  const category =
+    candidates.find((r) => r.genreLink) ??
+    candidates.find((r) => hints.has(lower(singleText(r)!))) ??
+    next(kinds.compatibility, -1) ??
+    next(kinds.size, 1) ??
+    candidates.find((r) => titleIs(r, 'category')) ??
+    (candidates.length === 1 ? candidates[0] : undefined);
+  if (category) claim('category', category);
+
+  // Last resort: titles, for kinds whose shape was not recognised.
+  if (!kinds.languages) {
+    const row = rows.find((r) => !claimed.has(r) && r !== category && titleIs(r, 'languages'));
+    const text = row ? singleText(row) : null;
+    if (row && text) {
+      claim('languages', row);
+      languages = splitLanguageList(text, context.locale);
+    }
+  }
+  if (!kinds.ageRating) {
+    const row = rows.find((r) => !claimed.has(r) && titleIs(r, 'ageRating'));
+    if (row && (row.summary ?? singleText(row))) claim('ageRating', row);
+  }
+  if (!kinds.provider) {
+    const row = rows.find((r) => !claimed.has(r) && r !== category && titleIs(r, 'provider'));
+    if (row && singleText(row)) claim('provider', row);
+  }
+
+  const age = kinds.ageRating;
+  return {
+    rows,
+    kinds,
+    category: category ? singleText(category) : null,
+    languages: kinds.languages ? languages : null,
+    ageRating: age ? (age.encapsulated ?? age.summary ?? singleText(age)) : null,
+  };
+}

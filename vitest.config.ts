@@ -14,7 +14,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: src.map((g) => `${g}/*.test.{ts,tsx}`),
+          include: [...src.map((g) => `${g}/*.test.{ts,tsx}`), 'scripts/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/*.e2e.test.ts', '**/node_modules/**'],
           environment: 'node',
         },

@@ -1,15 +1,19 @@
 /**
  * `pnpm start [--offline] [--no-build]`: the whole system on one machine. Checks PostgreSQL and
  * Redis, creates and migrates the database, builds the web app, then runs the api and the three
- * workers as separate processes with prefixed logs. `--offline` also starts the store replay server
- * and points the store origins at it, so an audit works without internet. Ctrl-C stops everything.
+ * workers as separate processes with prefixed logs, supervised: one that dies is restarted with
+ * a backoff and a line saying so (supervisor.ts) while the others go on serving. `--offline`
+ * also starts the store replay server and points the store origins at it, so an audit works
+ * without internet. `WEB_DIST_DIR=` (empty) serves no web app and builds none. Ctrl-C stops
+ * everything.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { Supervisor } from './supervisor';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
@@ -80,48 +84,21 @@ function run(cmd: string, argv: string[], extraEnv: Record<string, string> = {})
   });
 }
 
-const colors = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
-const children: { name: string; child: ChildProcess }[] = [];
-let stopping = false;
+const supervisor = new Supervisor(process.stdout);
 
+/** Runs `script` as `node --import tsx`, so the logged pid is the service's own process. */
 function startProcess(name: string, script: string, extraEnv: Record<string, string> = {}): void {
-  const color = colors[children.length % colors.length]!;
-  const tsx = join(root, 'node_modules/.bin/tsx');
-  const child = spawn(tsx, [script], {
+  supervisor.add({
+    name,
+    command: process.execPath,
+    args: ['--import', 'tsx', script],
     cwd: root,
     env: { ...env, ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const prefix = `${color}[${name.padEnd(9)}]\x1b[0m `;
-  for (const stream of [child.stdout, child.stderr]) {
-    let rest = '';
-    stream.on('data', (chunk: Buffer) => {
-      const lines = (rest + chunk.toString('utf8')).split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) process.stdout.write(prefix + line + '\n');
-    });
-  }
-  child.on('exit', (code, signal) => {
-    if (stopping) return;
-    console.error(`${prefix}exited (${signal ?? code}); stopping everything`);
-    void stopAll(1);
-  });
-  children.push({ name, child });
 }
 
 async function stopAll(code: number): Promise<never> {
-  stopping = true;
-  await Promise.all(
-    children.map(
-      ({ child }) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-        }),
-    ),
-  );
+  await supervisor.stop();
   process.exit(code);
 }
 
@@ -153,7 +130,7 @@ if (pgError || redisError) {
 }
 
 await run('pnpm', ['--silent', 'db:migrate']);
-if (build || !existsSync(join(env.WEB_DIST_DIR, 'index.html'))) {
+if (env.WEB_DIST_DIR !== '' && (build || !existsSync(join(env.WEB_DIST_DIR, 'index.html')))) {
   await run('pnpm', ['--filter', '@aso/web', 'build']);
 }
 

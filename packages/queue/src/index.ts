@@ -6,6 +6,7 @@ export * from './redis';
 export * from './catalog';
 export * from './worker';
 export * from './producer';
+export * from './audit-flow';
 export * from './progress-bus';
 export {
   UnrecoverableError,

@@ -12,14 +12,29 @@ export const ZWorkerBaseEnv = z.object({
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   /** Prefix of every BullMQ and progress key in Redis. */
   QUEUE_PREFIX: z.string().min(1).default('aso'),
-  /**
-   * How long a worker's lock on an active job lasts without renewal (ms; BullMQ
-   * `lockDuration`, default 30 000). A worker that dies loses its jobs' locks after this.
-   */
-  LOCK_DURATION_MS: z.coerce.number().int().min(500).default(30_000),
-  /**
-   * How often a worker looks for stalled jobs (locks expired because their worker died) and
-   * hands them to another worker (ms; BullMQ `stalledInterval`, default 30 000).
-   */
-  STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
+  ...lockEnv({ lockDurationMs: 30_000, stalledIntervalMs: 30_000 }),
 });
+
+/**
+ * The lock settings of a worker's queue, `LOCK_DURATION_MS` and `STALLED_INTERVAL_MS`, with the
+ * queue's own defaults (each service extends {@link ZWorkerBaseEnv} with its own). A worker
+ * killed mid-job holds its job until the lock expires, and another worker (or the same one,
+ * restarted) takes it at the next stall check: the job runs again at most about
+ * `lockDurationMs + stalledIntervalMs` after the kill. BullMQ renews the lock every half
+ * duration while the job runs, so the duration must outlast the longest stretch a job keeps
+ * the event loop busy (long CPU work pauses to renew it, see `job.extendLock`).
+ */
+export function lockEnv(defaults: { lockDurationMs: number; stalledIntervalMs: number }) {
+  return {
+    /**
+     * How long a worker's lock on an active job lasts without renewal (ms; BullMQ
+     * `lockDuration`). A worker that dies loses its jobs' locks after this.
+     */
+    LOCK_DURATION_MS: z.coerce.number().int().min(500).default(defaults.lockDurationMs),
+    /**
+     * How often a worker looks for stalled jobs (locks expired because their worker died) and
+     * hands them to another worker (ms; BullMQ `stalledInterval`).
+     */
+    STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(defaults.stalledIntervalMs),
+  };
+}

@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import { parseEnv } from '@aso/contracts';
-import { ZWorkerBaseEnv } from '@aso/queue';
+import { lockEnv, ZWorkerBaseEnv } from '@aso/queue';
 
 /**
  * Environment of the analyzer worker (DESIGN section 7), parsed once at start.
  */
 export const ZWorkerEnv = ZWorkerBaseEnv.extend({
+  /**
+   * The analysis waits on the model or runs rules in milliseconds: a short lock lets a killed
+   * analyzer's job run again within about 11 s.
+   */
+  ...lockEnv({ lockDurationMs: 8_000, stalledIntervalMs: 3_000 }),
   /** Jobs processed at once by this process. */
   CONCURRENCY: z.coerce.number().int().min(1).max(200).default(4),
   /** Port of /healthz and /metrics; 0 picks a free port. */
@@ -57,6 +62,14 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
     .int()
     .min(1_000)
     .default(5 * 60_000),
+  /**
+   * How often each analyzer looks for unfinished audits whose jobs are gone from Redis and
+   * queues them again (ms; also right after every Redis reconnect). Default 10 s, so an audit
+   * whose jobs a Redis restart lost runs again within about 15 s of Redis answering.
+   */
+  AUDIT_RECOVERY_EVERY_MS: z.coerce.number().int().min(500).default(10_000),
+  /** Audits younger than this are not re-enqueued: their jobs are being added (ms). */
+  AUDIT_RECOVERY_MIN_AGE_MS: z.coerce.number().int().min(0).default(5_000),
 });
 export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
 

@@ -1,4 +1,4 @@
-import { Queue, type Worker } from 'bullmq';
+import { FlowProducer, Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { createDb, deferWhileDatabaseDown, type Db } from '@aso/db';
@@ -15,6 +15,7 @@ import { selectProvider, type TWorkerEnv } from './env';
 import { createAnalysisHandler } from './analysis.handler';
 import { createFailureHandler } from './audit-failure.hook';
 import { createStaleAuditSweep } from './stale-audit.sweep';
+import { createAuditRecovery } from './audit-recovery';
 import { heuristicProvider } from './providers/heuristic.provider';
 import type { TAnalysisProvider } from './providers/provider.types';
 
@@ -118,6 +119,22 @@ export async function startAnalyzer(
       .finally(() => (sweeping = null));
   }, env.STALE_AUDIT_SWEEP_EVERY_MS);
   sweepTimer.unref();
+  // Audits whose jobs a Redis restart lost: queued again on every reconnect and periodically.
+  const flows = new FlowProducer({ connection: redis, prefix: env.QUEUE_PREFIX });
+  flows.on('error', (err) => log.debug({ err }, 'flow producer error'));
+  const recover = createAuditRecovery(deps, flows, analysisQueue, {
+    minAgeMs: env.AUDIT_RECOVERY_MIN_AGE_MS,
+    maxAgeMs: env.STALE_AUDIT_AFTER_MS,
+  });
+  let recovering: Promise<unknown> | null = null;
+  const runRecovery = () => {
+    recovering ??= recover()
+      .catch((e: unknown) => log.warn({ err: e }, 'the recovery of lost audit jobs failed'))
+      .finally(() => (recovering = null));
+  };
+  const recoveryTimer = setInterval(runRecovery, env.AUDIT_RECOVERY_EVERY_MS);
+  recoveryTimer.unref();
+  redis.on('ready', runRecovery);
   return runWorkerService({
     name: 'analyzer',
     log,
@@ -127,7 +144,10 @@ export async function startAnalyzer(
     handleSignals: opts.handleSignals,
     onClose: async () => {
       clearInterval(sweepTimer);
-      await sweeping;
+      clearInterval(recoveryTimer);
+      redis.off('ready', runRecovery);
+      await Promise.all([sweeping, recovering]);
+      await closeQuietly(flows);
       await closeQuietly(analysisQueue);
       await Promise.allSettled([...pending]);
       // BullMQ does not close connections it was given.

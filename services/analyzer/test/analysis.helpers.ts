@@ -10,7 +10,14 @@ import {
 } from '@aso/appstore/node';
 import { ZAuditInputs, type TAuditInputs, type TBusEvent } from '@aso/contracts';
 import { insertAudit, type Db } from '@aso/db';
-import { createRedis, JOBS, ProgressBus, UnrecoverableError, type ProgressEntry } from '@aso/queue';
+import {
+  addAuditFlow,
+  createRedis,
+  JOBS,
+  ProgressBus,
+  UnrecoverableError,
+  type ProgressEntry,
+} from '@aso/queue';
 import { parseWorkerEnv } from '../src/env';
 import { startAnalyzer } from '../src/service';
 
@@ -107,8 +114,8 @@ export async function startStack(
 }
 
 /**
- * Inserts an audit for `userId` and adds its flow the way the gateway does (parent `analysis`,
- * one `scrape` child per app with `failParentOnFailure`). Returns the audit id.
+ * Inserts an audit for `userId` and adds its flow the way the gateway does (`addAuditFlow`).
+ * Returns the audit id.
  */
 export async function enqueueAudit(
   db: Db,
@@ -125,26 +132,7 @@ export async function enqueueAudit(
     appStoreUrl: parsed.main.appStoreUrl,
     inputs: parsed,
   });
-  const apps = [
-    { ...parsed.main, role: 'main' as const },
-    ...parsed.competitors.map((c) => ({ ...c, role: 'competitor' as const })),
-  ];
-  await flows.add({
-    name: 'analysis',
-    queueName: 'analysis',
-    data: { auditId: audit.id },
-    opts: { ...JOBS.analysis.options, jobId: `${audit.id}:analysis:all` },
-    children: apps.map((a) => ({
-      name: 'scrape',
-      queueName: 'scrape',
-      data: { auditId: audit.id, ...a },
-      opts: {
-        ...JOBS.scrape.options,
-        jobId: `${audit.id}:scrape:${a.appId}`,
-        failParentOnFailure: true,
-      },
-    })),
-  });
+  await addAuditFlow(flows, audit.id, parsed);
   return audit.id;
 }
 

@@ -358,6 +358,8 @@ describe('.env.example', () => {
       'AI_PROVIDER',
       'CONCURRENCY',
       'HEALTH_PORT',
+      'LOCK_DURATION_MS',
+      'STALLED_INTERVAL_MS',
     ]) {
       expect(commented.has(key), key).toBe(true);
     }

@@ -1,12 +1,17 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseEnv } from '@aso/contracts';
-import { ZWorkerBaseEnv } from '@aso/queue';
+import { lockEnv, ZWorkerBaseEnv } from '@aso/queue';
 
 /**
  * Environment of the csv-merge worker (DESIGN section 7), parsed once at start.
  */
 export const ZWorkerEnv = ZWorkerBaseEnv.extend({
+  /**
+   * A merge pauses to renew its lock while it parses (see job-pause.ts); a killed merge runs
+   * again within about 20 s, well inside the gateway's wait for it.
+   */
+  ...lockEnv({ lockDurationMs: 15_000, stalledIntervalMs: 5_000 }),
   /** Jobs processed at once by this process. */
   CONCURRENCY: z.coerce.number().int().min(1).max(200).default(2),
   /** Port of /healthz and /metrics; 0 picks a free port. */

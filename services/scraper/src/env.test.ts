@@ -15,8 +15,8 @@ describe('scraper environment', () => {
     expect(env.STORE_RATE_LIMIT_MAX_WAIT_MS).toBe(600_000);
     expect(env.SCRAPE_RATE_LIMIT_MAX).toBe(50);
     expect(env.SCRAPE_RATE_LIMIT_DURATION_MS).toBe(1_000);
-    expect(env.LOCK_DURATION_MS).toBe(30_000);
-    expect(env.STALLED_INTERVAL_MS).toBe(30_000);
+    expect(env.LOCK_DURATION_MS).toBe(8_000);
+    expect(env.STALLED_INTERVAL_MS).toBe(3_000);
   });
 
   it('reads the store and queue settings', () => {

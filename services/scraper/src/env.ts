@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseEnv } from '@aso/contracts';
-import { ZWorkerBaseEnv } from '@aso/queue';
+import { lockEnv, ZWorkerBaseEnv } from '@aso/queue';
 
 /**
  * Environment of the scraper worker (DESIGN section 7), parsed once at start. The lock
@@ -8,6 +8,11 @@ import { ZWorkerBaseEnv } from '@aso/queue';
  * worker base.
  */
 export const ZWorkerEnv = ZWorkerBaseEnv.extend({
+  /**
+   * A scrape waits on the network, never holds the event loop for long: a short lock lets a
+   * killed scraper's job run again within about 11 s.
+   */
+  ...lockEnv({ lockDurationMs: 8_000, stalledIntervalMs: 3_000 }),
   /** Jobs processed at once by this process. */
   CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
   /** Port of /healthz and /metrics; 0 picks a free port. */

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_initial';
 import * as m0002 from './0002_dataset_chunks';
+import * as m0003 from './0003_unfinished_audits_index';
 
 /**
  * Every migration, in order. Statically imported (not read from a folder at run time) so the
@@ -9,6 +10,7 @@ import * as m0002 from './0002_dataset_chunks';
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_dataset_chunks': m0002,
+  '0003_unfinished_audits_index': m0003,
 };
 
 /** Kysely `MigrationProvider` over {@link migrations}. */

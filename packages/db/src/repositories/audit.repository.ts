@@ -85,6 +85,39 @@ export async function findUnfinishedAuditIds(
   return rows.map((r) => r.id);
 }
 
+/** An unfinished audit as {@link findUnfinishedAudits} returns it. */
+export interface UnfinishedAudit {
+  id: string;
+  /** The validated request it was started with (contracts `TAuditInputs`). */
+  inputs: unknown;
+}
+
+/**
+ * Audits still `queued` or `running` created between `maxAgeMs` and `minAgeMs` ms ago
+ * (PostgreSQL's clock), oldest first, at most `limit`: candidates for re-enqueueing when
+ * their jobs were lost (a Redis that came back empty).
+ * @throws RangeError unless 0 <= minAgeMs <= maxAgeMs and limit >= 1.
+ */
+export async function findUnfinishedAudits(
+  db: Db,
+  opts: { minAgeMs: number; maxAgeMs: number; limit: number },
+): Promise<UnfinishedAudit[]> {
+  const { minAgeMs, maxAgeMs, limit } = opts;
+  if (!(minAgeMs >= 0 && maxAgeMs >= minAgeMs))
+    throw new RangeError(`expected 0 <= minAgeMs <= maxAgeMs, got ${minAgeMs} and ${maxAgeMs}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`limit must be a whole number >= 1, got ${limit}`);
+  return db
+    .selectFrom('audits')
+    .select(['id', 'inputs'])
+    .where('status', 'in', ['queued', 'running'])
+    .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${minAgeMs / 1000})`)
+    .where('created_at', '>=', sql<Date>`now() - make_interval(secs => ${maxAgeMs / 1000})`)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
 /** Moves a `queued` audit to `running` (sets `started_at`). Returns true when it changed. */
 export async function markAuditRunning(db: Db, id: string): Promise<boolean> {
   const res = await db

@@ -30,7 +30,7 @@ import {
   type SavedAuditRow,
   type SessionIdentity,
 } from '@aso/db';
-import { analysisJobId, JOBS, scrapeJobId, type TScrapeJob } from '@aso/queue';
+import { addAuditFlow } from '@aso/queue';
 import { AppError, badRequest, notFound } from '../lib/app-error';
 
 /**
@@ -91,33 +91,8 @@ export async function startAudit(
     appStoreUrl: inputs.main.appStoreUrl,
     inputs,
   });
-  const apps: Array<TAuditApp & { role: TScrapeJob['role'] }> = [
-    { ...inputs.main, role: 'main' },
-    ...inputs.competitors.map((c) => ({ ...c, role: 'competitor' as const })),
-  ];
   try {
-    await deps.flows.add({
-      name: 'analysis',
-      queueName: JOBS.analysis.queue,
-      data: JOBS.analysis.schema.parse({ auditId: audit.id }),
-      opts: { ...JOBS.analysis.options, jobId: analysisJobId(audit.id) },
-      children: apps.map((a) => ({
-        name: 'scrape',
-        queueName: JOBS.scrape.queue,
-        data: JOBS.scrape.schema.parse({
-          auditId: audit.id,
-          appId: a.appId,
-          storefront: a.storefront,
-          role: a.role,
-          appStoreUrl: a.appStoreUrl,
-        }),
-        opts: {
-          ...JOBS.scrape.options,
-          jobId: scrapeJobId(audit.id, a.appId),
-          failParentOnFailure: true,
-        },
-      })),
-    });
+    await addAuditFlow(deps.flows, audit.id, inputs);
   } catch (err) {
     await failAudit(deps.db, audit.id, 'The analysis could not be queued. Please try again.').catch(
       () => undefined,

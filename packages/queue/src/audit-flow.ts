@@ -1,0 +1,48 @@
+import type { FlowJob, FlowProducer } from 'bullmq';
+import type { TAuditInputs } from '@aso/contracts';
+import { analysisJobId, JOBS, scrapeJobId, type TScrapeJob } from './catalog';
+
+/**
+ * The BullMQ flow of one audit (DESIGN section 2, point 1): the `analysis` parent job whose
+ * children are one `scrape` job per app (role main, then competitors in input order), with
+ * the catalog's options, `failParentOnFailure` on each child (a scrape that fails after its
+ * attempts fails the audit) and deterministic job ids (`analysisJobId`, `scrapeJobId`), so
+ * adding the same audit's flow again while it exists adds nothing.
+ */
+export function auditFlow(auditId: string, inputs: TAuditInputs): FlowJob {
+  const apps: Array<TAuditInputs['main'] & { role: TScrapeJob['role'] }> = [
+    { ...inputs.main, role: 'main' },
+    ...inputs.competitors.map((c) => ({ ...c, role: 'competitor' as const })),
+  ];
+  return {
+    name: 'analysis',
+    queueName: JOBS.analysis.queue,
+    data: JOBS.analysis.schema.parse({ auditId }),
+    opts: { ...JOBS.analysis.options, jobId: analysisJobId(auditId) },
+    children: apps.map((a) => ({
+      name: 'scrape',
+      queueName: JOBS.scrape.queue,
+      data: JOBS.scrape.schema.parse({
+        auditId,
+        appId: a.appId,
+        storefront: a.storefront,
+        role: a.role,
+        appStoreUrl: a.appStoreUrl,
+      }),
+      opts: {
+        ...JOBS.scrape.options,
+        jobId: scrapeJobId(auditId, a.appId),
+        failParentOnFailure: true,
+      },
+    })),
+  };
+}
+
+/** Adds the audit's flow ({@link auditFlow}). Rejects when Redis refuses it. */
+export async function addAuditFlow(
+  flows: FlowProducer,
+  auditId: string,
+  inputs: TAuditInputs,
+): Promise<void> {
+  await flows.add(auditFlow(auditId, inputs));
+}

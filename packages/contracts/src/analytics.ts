@@ -63,6 +63,13 @@ export const ZMergedData = z.object({
   appName: z.string().nullable(),
   /** From the exports' preamble (`Territory,<name>`); null when neither file names it. */
   territory: z.string().nullable(),
+  /**
+   * True when the files were given in each other's slots (or one file in the other's slot)
+   * and were recognised by their columns and merged the right way round.
+   */
+  swapped: z.boolean(),
+  /** Sentences for the user about what the merge did, e.g. that it swapped the files. */
+  notices: z.array(z.string()),
 });
 export type TMergedData = z.infer<typeof ZMergedData>;
 

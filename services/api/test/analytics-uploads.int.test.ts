@@ -190,6 +190,8 @@ describe.each(SAMPLES)('upload of the $key sample exports', (sample) => {
         downloadId: mergedData.downloadId,
         appName: sample.appName,
         territory: sample.territory,
+        swapped: false,
+        notices: [],
       });
       const chart = await env.app.inject({
         url: `/api/chart-data/${mergedData.downloadId}`,
@@ -206,7 +208,8 @@ describe('a dataset of many days (stored in chunks)', () => {
     database,
   }) => {
     const user = await createUser(database.db, 'many-days@example.com');
-    // Constructed: 5,000 days (several chunks of stored rows), two files sharing 4,000 days.
+    // Constructed: 5,000 days (several chunks of stored rows); the conversion file has values
+    // on the first 4,000 only ('-' after them).
     const day = (i: number) => new Date(Date.UTC(2010, 0, 1 + i));
     const text = (i: number) =>
       `${day(i).getUTCMonth() + 1}/${day(i).getUTCDate()}/${day(i).getUTCFullYear()}`;
@@ -215,9 +218,10 @@ describe('a dataset of many days (stored in chunks)', () => {
       '"Territory","Chile"',
       '',
       '"Date","Total Downloads","Total Impressions"',
-      ...Array.from(
-        { length: 4_000 },
-        (_, i) => `${text(i)},${i % 50},"${1 + (i % 9)},${String(i % 1000).padStart(3, '0')}"`,
+      ...Array.from({ length: 5_000 }, (_, i) =>
+        i < 4_000
+          ? `${text(i)},${i % 50},"${1 + (i % 9)},${String(i % 1000).padStart(3, '0')}"`
+          : `${text(i)},-,-`,
       ),
     ].join('\r\n');
     const redownloads = [
@@ -253,6 +257,8 @@ describe('a dataset of many days (stored in chunks)', () => {
       downloadId: mergedData.downloadId,
       appName: 'Many Days',
       territory: 'Chile',
+      swapped: false,
+      notices: [],
     });
     const chunks = await database.db
       .selectFrom('dataset_chunks')

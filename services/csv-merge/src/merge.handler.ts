@@ -111,6 +111,10 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
         downloadId: earlier.summary.id,
         appName: earlier.summary.app_name,
         territory: earlier.summary.territory,
+        // The first run's answer went to the upload that waited for it; this one is the same
+        // dataset, whose roles the first run settled.
+        swapped: false,
+        notices: [],
       };
     }
     const pause = createJobPause(job, env.LOCK_DURATION_MS, log);

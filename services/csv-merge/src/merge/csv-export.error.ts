@@ -2,7 +2,17 @@ import type { TUploadField } from '@aso/contracts';
 
 /** Why an export was rejected. */
 export type TCsvExportErrorReason =
-  'empty' | 'binary' | 'no_header' | 'no_rows' | 'too_many_rows' | 'malformed' | 'read_failed';
+  | 'empty'
+  | 'binary'
+  | 'no_header'
+  | 'no_rows'
+  | 'too_many_rows'
+  | 'malformed'
+  | 'read_failed'
+  /** The two files do not describe the same app, territory and date range. */
+  | 'mismatch'
+  /** Both files are the same kind of export (two conversion or two redownloads exports). */
+  | 'same_kind';
 
 /**
  * An App Store Connect export that cannot be used (spec section 5). The message starts

@@ -2,6 +2,7 @@ import type { TChartCell, TChartDataRow, TMergedData, TUploadField } from '@aso/
 import type { TDatasetRowsChunk } from '@aso/db';
 import { isoFromDayNumber, NO_DAY } from './export-day.parser';
 import { MAX_EXPORT_ROWS, type ParsedExport } from './export.parser';
+import { assertSameListing, assignRoles, territoryOf } from './exports.crosscheck';
 import type { TExportDelimiter, TExportEncoding } from './text-decoder.stream';
 
 /** Name of the column the merge adds (spec section 5). */
@@ -117,31 +118,6 @@ function fileInfo(file: ParsedExport): TMergedFileInfo {
   };
 }
 
-/** The single distinct non-empty value of a 'Territory' data column, if there is exactly one. */
-function territoryFromData(file: ParsedExport): string | null {
-  const col = file.headers.findIndex((h) => h.toLowerCase() === 'territory');
-  if (col < 0) return null;
-  let found: string | null = null;
-  for (let row = 0; row < file.rowCount; row++) {
-    const value = file.cell(row, col);
-    if (typeof value !== 'string' || value === '' || value === found) continue;
-    if (found !== null) return null;
-    found = value;
-  }
-  return found;
-}
-
-function pick(
-  a: string | null | undefined,
-  b: string | null | undefined,
-  what: string,
-  warnings: string[],
-): string | null {
-  if (a && b && a !== b)
-    warnings.push(`the files disagree on the ${what} ('${a}' and '${b}'); kept '${a}'`);
-  return a || b || null;
-}
-
 /** Where the values of one merged column come from. */
 interface TColumnPlan {
   convIndex: number;
@@ -167,8 +143,12 @@ export class MergedDataset {
     /** First and last parsed day; null when no date parses. */
     readonly dateSpan: { start: string; end: string } | null,
     readonly files: TMergedFileInfo[],
-    /** Things worth logging (conflicting preambles, duplicate dates). */
+    /** Things worth logging (duplicate dates). */
     readonly warnings: string[],
+    /** True when a file was given in the other file's slot and used the right way round. */
+    readonly swapped: boolean,
+    /** Sentences for the user about what the merge did (e.g. the swap). */
+    readonly notices: string[],
     private readonly conv: ParsedExport | null,
     private readonly redl: ParsedExport | null,
     /** Row of the conversion file of each merged row, -1 when it has none. */
@@ -279,6 +259,10 @@ export type TMergedDataset = MergedDataset;
  * Merges the conversion export and the redownloads export (spec section 5); either may be
  * absent (one file alone works).
  *
+ * - Roles: each file is used as what its columns say it is, whatever slot it came in (see
+ *   `assignRoles`); `swapped` and `notices` say when a file was moved.
+ * - Cross-check: two files must describe the same app, territory and date range (see
+ *   `assertSameListing`).
  * - Rows are joined on the parsed day (rows whose date does not parse join on their text),
  *   giving the union of dates, sorted ascending; rows with unparseable dates come last in file
  *   order. The date text kept is the conversion file's when it has the date.
@@ -290,15 +274,18 @@ export type TMergedDataset = MergedDataset;
  * - appName and territory come from the conversion file's preamble, else the redownloads
  *   file's, else (territory only) a 'Territory' data column with one value; null when none.
  *
+ * @throws CsvExportError 'same_kind' or 'mismatch' when the two files do not go together.
  * @throws TypeError when neither file is given (callers check the upload first).
  */
 export function mergeExports(inputs: {
   conversion?: ParsedExport | null;
   redownloads?: ParsedExport | null;
 }): MergedDataset {
+  const roles = assignRoles(inputs);
+  if (roles.conversion && roles.redownloads) assertSameListing(roles.conversion, roles.redownloads);
   const warnings: string[] = [];
-  const conv = inputs.conversion ? side(inputs.conversion, warnings) : null;
-  const redl = inputs.redownloads ? side(inputs.redownloads, warnings) : null;
+  const conv = roles.conversion ? side(roles.conversion, warnings) : null;
+  const redl = roles.redownloads ? side(roles.redownloads, warnings) : null;
   const primary = conv ?? redl;
   if (!primary) {
     throw new TypeError('mergeExports needs the conversion export, the redownloads export or both');
@@ -318,16 +305,8 @@ export function mergeExports(inputs: {
   const addTerritory = !lowerSeen.has(TERRITORY_COLUMN.toLowerCase());
   if (addTerritory) headers.push(TERRITORY_COLUMN);
 
-  const appName = pick(
-    conv?.file.preamble.appName,
-    redl?.file.preamble.appName,
-    'app name',
-    warnings,
-  );
-  const territory =
-    pick(conv?.file.preamble.territory, redl?.file.preamble.territory, 'territory', warnings) ??
-    (conv ? territoryFromData(conv.file) : null) ??
-    (redl ? territoryFromData(redl.file) : null);
+  const appName = conv?.file.preamble.appName || redl?.file.preamble.appName || null;
+  const territory = (conv && territoryOf(conv.file)) || (redl && territoryOf(redl.file)) || null;
 
   // Join: a merge of the two day-ordered row lists, then the rows without a parsed day.
   const convDays = conv?.byDay ?? new Int32Array(0);
@@ -386,6 +365,8 @@ export function mergeExports(inputs: {
         },
     [conv, redl].filter((s): s is TSide => s !== null).map((s) => fileInfo(s.file)),
     warnings,
+    roles.swapped,
+    roles.notices,
     conv?.file ?? null,
     redl?.file ?? null,
     convRows.subarray(0, n),
@@ -411,5 +392,7 @@ export function toMergedData(merged: MergedDataset, downloadId: string): TMerged
     downloadId,
     appName: merged.appName,
     territory: merged.territory,
+    swapped: merged.swapped,
+    notices: merged.notices,
   };
 }

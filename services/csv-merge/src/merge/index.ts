@@ -43,6 +43,15 @@ export {
   type TMergedDataset,
   type TMergedFileInfo,
 } from './exports.merger';
+export {
+  assertSameListing,
+  assignRoles,
+  exportKind,
+  parseDateRangeText,
+  territoryOf,
+  type TAssignedExports,
+  type TExportKind,
+} from './exports.crosscheck';
 export { writeProcessedCsv, escapeFormulaText, csvCellText } from './processed-csv.writer';
 
 /** How long this thread parses between turns while a parse thread waits on it (ms). */

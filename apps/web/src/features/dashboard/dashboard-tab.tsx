@@ -133,6 +133,16 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
         expired={chartState.kind === 'expired'}
         onExport={() => exportRange(current, info.headers, entries, range)}
       />
+      {current.notices?.map((notice) => (
+        <p
+          key={notice}
+          role="status"
+          className="rounded-lg border border-primary/30 bg-primary/5 px-4 py-3 text-sm"
+          data-testid="merge-notice"
+        >
+          {notice}
+        </p>
+      ))}
       {ready && (
         <div className="flex flex-wrap items-center gap-2" data-testid="date-range-bar">
           <DateRangePicker value={range} bounds={info.bounds} onApply={applyRange} />

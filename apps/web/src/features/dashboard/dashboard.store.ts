@@ -20,6 +20,8 @@ export interface TOpenDashboard {
   savedId: string | null;
   /** Saved dashboard name, when opened from one. */
   name: string | null;
+  /** What the merge said about the files (e.g. that it swapped them); absent when reopened. */
+  notices?: string[];
 }
 
 /** The whole store. */

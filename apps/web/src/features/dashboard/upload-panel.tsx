@@ -51,7 +51,9 @@ export function UploadPanel({ canCancel }: { canCancel: boolean }) {
       const both = Boolean(files.conversionCSV && files.redownloadsCSV);
       toast({
         title: both ? UPLOAD_TEXTS.mergedTitle : UPLOAD_TEXTS.uploadedTitle,
-        description: `Total rows: ${formatCount(merged.totalRows)}`,
+        description: [`Total rows: ${formatCount(merged.totalRows)}`, ...merged.notices].join(
+          ' ',
+        ),
       });
       setFiles({});
       openDataset({
@@ -62,6 +64,7 @@ export function UploadPanel({ canCancel }: { canCancel: boolean }) {
         totalRows: merged.totalRows,
         savedId: null,
         name: null,
+        notices: merged.notices,
       });
     } catch (err) {
       const network = !(err instanceof ApiError);

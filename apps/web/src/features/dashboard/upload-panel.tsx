@@ -51,9 +51,7 @@ export function UploadPanel({ canCancel }: { canCancel: boolean }) {
       const both = Boolean(files.conversionCSV && files.redownloadsCSV);
       toast({
         title: both ? UPLOAD_TEXTS.mergedTitle : UPLOAD_TEXTS.uploadedTitle,
-        description: [`Total rows: ${formatCount(merged.totalRows)}`, ...merged.notices].join(
-          ' ',
-        ),
+        description: [`Total rows: ${formatCount(merged.totalRows)}`, ...merged.notices].join(' '),
       });
       setFiles({});
       openDataset({

@@ -275,11 +275,14 @@ describe('merge job', () => {
       'Downloads',
       'Sessions',
     ]);
-    const redownloads = constructedExport(70_000, [
+    // The same days as the conversion file, with more columns: the larger file.
+    const redownloads = constructedExport(50_000, [
       'Redownloads',
-      'Total Downloads',
+      'Total Redownloads',
       'Updates',
       'Deletions',
+      'Restores',
+      'Reinstalls',
     ]);
     expect(conversion.length).toBeGreaterThanOrEqual(THREAD_MIN_BYTES);
     expect(redownloads.length).toBeGreaterThan(conversion.length);
@@ -311,7 +314,7 @@ describe('merge job', () => {
         rows: direct.toRowObjects(),
       });
       const stored = worker.logs.find((l) => l.datasetId === mergedData.downloadId);
-      expect(stored).toMatchObject({ msg: 'dataset stored', rows: 70_000 });
+      expect(stored).toMatchObject({ msg: 'dataset stored', rows: 50_000 });
       threaded.push(stored!.parsedInThread);
     }
     expect(threaded.sort()).toEqual([null, 'redownloadsCSV']);

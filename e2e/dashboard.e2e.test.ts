@@ -99,7 +99,8 @@ function expectedFigures(report: TKpiReport) {
     totalDownloads: count(report.totals.current.totalDownloads),
     impressions: count(report.totals.current.impressions),
     conversionRate: percent(report.totals.current.conversionRate),
-    downloadsFlag: report.totals.flags.totalDownloads,
+    downloadsFlag:
+      report.totals.coverage.comparedDays > 0 ? report.totals.flags.totalDownloads : 'none',
     ftd: report.sources.map((s) => dash(s.hasData, count(s.current.firstTimeDownloads))),
     impressionsBySource: report.sources.map((s) => dash(s.hasData, count(s.current.impressions))),
     conversionBySource: report.sources.map((s) =>

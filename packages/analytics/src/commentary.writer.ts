@@ -1,6 +1,6 @@
-import type { TChangeFlag, TMetricsComparison, TSpike } from '@aso/contracts';
+import type { TChangeFlag, TMetricsComparison, TPreviousCoverage, TSpike } from '@aso/contracts';
 import { formatDay } from './date.rules';
-import { formatCount, formatPercent } from './format.helpers';
+import { formatCount, formatPercent, formatPoints } from './format.helpers';
 import type { TTrafficSource } from './sources.constants';
 
 /** Commentary keeps at most this many lines per source (spec section 9). */
@@ -9,6 +9,23 @@ export const COMMENTARY_MAX_LINES = 3;
 /** The line shown for a source without data (spec section 8: "No source data in period"). */
 export function noDataLine(sourceName: string): string {
   return `No data for ${sourceName} in the selected period`;
+}
+
+/** The words for a previous period without data: "no data for the previous period". */
+export const NO_PREVIOUS_DATA = 'no data for the previous period';
+
+/**
+ * How many days a partly covered comparison rests on: 'compared on 9 of 30 days' (null when
+ * every day of the period is compared, or none).
+ */
+export function comparedDaysPhrase(coverage: TPreviousCoverage): string | null {
+  if (!coverage.partial) return null;
+  return `compared on ${coverage.comparedDays} of ${coverage.periodDays} days`;
+}
+
+/** True when a comparison compares something (the previous period has matching days with data). */
+export function isComparable(comparison: Pick<TMetricsComparison, 'coverage'>): boolean {
+  return comparison.coverage.comparedDays > 0;
 }
 
 /** What the commentary of one source is written from. */
@@ -36,25 +53,38 @@ export function writeSourceCommentary(input: TSourceCommentaryInput): string[] {
   if (!input.hasData) return [noDataLine(source.name)];
   const lines: string[] = [];
 
+  const comparable = isComparable(c);
+  const partly = comparedDaysPhrase(c.coverage);
   if (input.has.firstTimeDownloads) {
     const cur = c.current.firstTimeDownloads;
     const prev = c.previous.firstTimeDownloads;
     const change = c.changes.firstTimeDownloads;
-    if (prev === 0) {
+    // On a partly covered previous period the figure compared is the matching days' sum.
+    const against = partly
+      ? `${formatCount(c.compared.firstTimeDownloads)} against ${formatCount(prev)}, ${partly}`
+      : `previous period: ${formatCount(prev)}`;
+    if (!comparable) {
+      lines.push(
+        `${source.name} brought ${formatCount(cur)} first-time downloads; ${NO_PREVIOUS_DATA} to compare with.`,
+      );
+    } else if (prev === 0) {
       lines.push(
         `${source.name} brought ${formatCount(cur)} first-time downloads; the previous period has none to compare with.`,
       );
     } else if (c.flags.firstTimeDownloads === 'Up') {
       lines.push(
-        `${source.name} first-time downloads rose ${formatPercent(change)} to ${formatCount(cur)} (previous period: ${formatCount(prev)}).`,
+        `${source.name} first-time downloads rose ${formatPercent(change)} to ${formatCount(cur)} (${against}).`,
       );
     } else if (c.flags.firstTimeDownloads === 'Down') {
       lines.push(
-        `${source.name} first-time downloads fell ${formatPercent(-change)} to ${formatCount(cur)} (previous period: ${formatCount(prev)}).`,
+        `${source.name} first-time downloads fell ${formatPercent(-change)} to ${formatCount(cur)} (${against}).`,
       );
     } else {
       lines.push(
-        `${source.name} first-time downloads were stable at ${formatCount(cur)} (${formatPercent(change, { signed: true })} on the previous period's ${formatCount(prev)}).`,
+        `${source.name} first-time downloads were stable at ${formatCount(cur)} (${formatPercent(change, { signed: true })} ${partly ? `; ${against}` : `on the previous period's ${formatCount(prev)}`}).`.replace(
+          ' ;',
+          ';',
+        ),
       );
     }
   }
@@ -63,22 +93,24 @@ export function writeSourceCommentary(input: TSourceCommentaryInput): string[] {
     const impressions = c.current.impressions;
     const rate = c.current.conversionRate;
     const prevRate = c.previous.conversionRate;
+    const points = formatPoints(c.pointChanges.conversionRate);
+    const extra = partly ? `, ${partly}` : '';
     const on = `on ${formatCount(impressions)} impressions`;
     if (impressions === 0) {
       lines.push('No impressions were recorded, so the conversion rate is 0.0%.');
-    } else if (prevRate === 0) {
+    } else if (!comparable || prevRate === 0) {
       lines.push(`Conversion rate was ${formatPercent(rate)}, ${on}.`);
     } else if (c.flags.conversionRate === 'Up') {
       lines.push(
-        `Conversion rate rose to ${formatPercent(rate)} from ${formatPercent(prevRate)}, ${on}.`,
+        `Conversion rate rose to ${formatPercent(rate)} from ${formatPercent(prevRate)} (${points}${extra}), ${on}.`,
       );
     } else if (c.flags.conversionRate === 'Down') {
       lines.push(
-        `Conversion rate fell to ${formatPercent(rate)} from ${formatPercent(prevRate)}, ${on}.`,
+        `Conversion rate fell to ${formatPercent(rate)} from ${formatPercent(prevRate)} (${points}${extra}), ${on}.`,
       );
     } else {
       lines.push(
-        `Conversion rate was stable at ${formatPercent(rate)} (previous period: ${formatPercent(prevRate)}), ${on}.`,
+        `Conversion rate was stable at ${formatPercent(rate)} (previous period: ${formatPercent(prevRate)}, ${points}${extra}), ${on}.`,
       );
     }
   }
@@ -93,7 +125,7 @@ export function writeSourceCommentary(input: TSourceCommentaryInput): string[] {
 
   if (input.has.redownloads) {
     lines.push(
-      `Redownloads were ${formatCount(c.current.redownloads)} (${changeClause(c.changes.redownloads, c.flags.redownloads, c.previous.redownloads)}).`,
+      `Redownloads were ${formatCount(c.current.redownloads)} (${comparable ? changeClause(c.changes.redownloads, c.flags.redownloads, c.previous.redownloads) : NO_PREVIOUS_DATA}).`,
     );
   }
 
@@ -212,8 +244,13 @@ export function writePerformanceOverview(input: TOverviewInput): string {
   const sentences = [
     `From ${span} (${daysLabel(range.days)}) the app had ${formatCount(t.current.totalDownloads)} total downloads from ${formatCount(t.current.impressions)} impressions.`,
   ];
-  if (t.previous.totalDownloads === 0 && t.previous.impressions === 0) {
+  const partly = comparedDaysPhrase(t.coverage);
+  if (!isComparable(t)) {
     sentences.push(`There is no data for ${previousLabel} to compare with.`);
+  } else if (partly) {
+    sentences.push(
+      `The data covers only ${t.coverage.days} of ${previousLabel}, so the comparison uses the matching days only (${partly}): total downloads were ${comparisonClause(t, 'totalDownloads')} and impressions ${comparisonClause(t, 'impressions')}.`,
+    );
   } else {
     sentences.push(
       `Against ${previousLabel}, total downloads were ${comparisonClause(t, 'totalDownloads')} and impressions ${comparisonClause(t, 'impressions')}.`,
@@ -225,14 +262,15 @@ export function writePerformanceOverview(input: TOverviewInput): string {
     );
   } else {
     let rateClause = '';
-    if (t.previous.conversionRate !== 0) {
+    if (isComparable(t) && t.previous.conversionRate !== 0) {
       const prev = formatPercent(t.previous.conversionRate);
+      const points = formatPoints(t.pointChanges.conversionRate);
       rateClause =
         t.flags.conversionRate === 'Up'
-          ? `, up from ${prev}`
+          ? `, up ${points.slice(1)} from ${prev}`
           : t.flags.conversionRate === 'Down'
-            ? `, down from ${prev}`
-            : `, stable against ${prev}`;
+            ? `, down ${points.slice(1)} from ${prev}`
+            : `, stable against ${prev} (${points})`;
     }
     sentences.push(
       `First-time downloads were ${formatCount(t.current.firstTimeDownloads)}, an average conversion rate of ${formatPercent(t.current.conversionRate)} (first-time downloads / impressions)${rateClause}; by Apple's definition (total downloads / impressions) it is ${formatPercent(t.current.appleConversionRate)}.`,

@@ -37,6 +37,16 @@ export function formatPercent(value: number, options: { signed?: boolean } = {})
 }
 
 /**
+ * A change of a rate in percentage points with one decimal and a sign: 0.2 -> '+0.2 pp',
+ * -1.25 -> '-1.3 pp', 0 -> '0.0 pp' (the honest unit for a conversion rate moving from 2.7% to
+ * 2.9%, which is not a 0.2% change). Non-finite input gives '0.0 pp'.
+ */
+export function formatPoints(value: number): string {
+  const percent = formatPercent(value, { signed: true });
+  return `${percent.slice(0, -1)} pp`;
+}
+
+/**
  * A file size in Bytes, KB or MB (spec section 5: "Sizes display in Bytes, KB or MB with two
  * decimals"): whole bytes below 1 KB ('512 Bytes'), otherwise two decimals with 1 KB = 1024
  * bytes ('1.50 KB', '20.00 MB'). Sizes of 1 GB and more stay in MB (uploads are capped at

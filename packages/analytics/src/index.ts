@@ -10,6 +10,7 @@ export * from './number.rules';
 export * from './columns.rules';
 export * from './metrics.calculator';
 export * from './period.rules';
+export * from './period-comparison.builder';
 export * from './spike.rules';
 export * from './format.helpers';
 export * from './commentary.writer';

@@ -125,7 +125,7 @@ describe('buildKpiReport periods', () => {
     expect(r.totals.changes.totalDownloads).toBe(0);
     expect(r.totals.flags.totalDownloads).toBe('Stable');
     expect(r.sources[0]!.commentary[0]).toBe(
-      'App Store Search brought 200 first-time downloads; the previous period has none to compare with.',
+      'App Store Search brought 200 first-time downloads; no data for the previous period to compare with.',
     );
     expect(r.performanceOverview).toContain(
       'There is no data for the previous 2 days to compare with.',
@@ -199,7 +199,7 @@ describe('buildKpiReport sources and commentary (spec sections 2, 8, 9)', () => 
     const referrer = report.sources[2]!;
     expect(referrer.spike).toBeNull();
     expect(referrer.commentary).toEqual([
-      'App Referrer brought 9 first-time downloads; the previous period has none to compare with.',
+      'App Referrer brought 9 first-time downloads; no data for the previous period to compare with.',
       'Conversion rate was 10.0%, on 90 impressions.',
       'App Referrer accounted for 4.5% of all first-time downloads.',
     ]);

@@ -10,13 +10,11 @@ import {
   dailyCounts,
   prepareDataset,
   rowsInRange,
-  sumCounts,
-  toPeriodMetrics,
   type TPreparedDataset,
   type TRowInput,
 } from './metrics.calculator';
 import { buildMonthlyReport } from './monthly-report.builder';
-import { comparePeriods } from './period.rules';
+import { comparePeriodRows } from './period-comparison.builder';
 import { DASHBOARD_SOURCES } from './sources.constants';
 import { detectSpike } from './spike.rules';
 
@@ -115,17 +113,12 @@ export function buildKpiReportOfDataset(
   const currentRows = rowsInRange(dataset, applied);
   const previousRows = rowsInRange(dataset, previous);
 
-  const totals = comparePeriods(
-    toPeriodMetrics(sumCounts(currentRows, dataset, 'total')),
-    toPeriodMetrics(sumCounts(previousRows, dataset, 'total')),
-  );
+  const periodRows = { range: applied, previousRange: previous, currentRows, previousRows };
+  const totals = comparePeriodRows(periodRows, dataset, 'total');
 
   const sources: TSourceReport[] = DASHBOARD_SOURCES.map((source) => {
     const columns = dataset.sourceColumns[source.id];
-    const comparison = comparePeriods(
-      toPeriodMetrics(sumCounts(currentRows, dataset, source.id)),
-      toPeriodMetrics(sumCounts(previousRows, dataset, source.id)),
-    );
+    const comparison = comparePeriodRows(periodRows, dataset, source.id);
     const c = comparison.current;
     const hasColumns = Object.values(columns).some((col) => col !== null);
     const hasData =

@@ -13,7 +13,7 @@ import {
   type TTotalColumns,
 } from './columns.rules';
 import { isInRange, parseDate } from './date.rules';
-import { toNumber } from './number.rules';
+import { parseCellValue, toNumber } from './number.rules';
 import { ALL_SOURCES } from './sources.constants';
 
 /** A row object as the chart-data call returns it (values are numbers, text or null). */
@@ -48,6 +48,11 @@ export interface TDatedRow {
    * `countsOfRow(row, dataset, scope)`. Absent otherwise; treat as read-only.
    */
   counts?: Float64Array;
+  /**
+   * Bit `i` set when the row has data for the scope at position `i` of {@link ALL_SCOPES} (see
+   * {@link entryHasData}), when computed ahead by {@link prepareReportDataset}.
+   */
+  present?: number;
 }
 
 /** Rows prepared once for all computations of a report. */
@@ -121,8 +126,41 @@ export function prepareReportDataset(rows: readonly TRowInput[]): TPreparedDatas
       );
     });
     entry.counts = counts;
+    let present = 0;
+    ALL_SCOPES.forEach((scope, s) => {
+      if (rowHasData(entry.row, dataset, scope)) present |= 1 << s;
+    });
+    entry.present = present;
   });
   return dataset;
+}
+
+/** True for a cell holding a number (a number, or text such as '1,234'); '-' and '' are missing. */
+function holdsNumber(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  return typeof value === 'string' && typeof parseCellValue(value) === 'number';
+}
+
+/**
+ * Whether a row has data for `scope`: at least one of the scope's columns holds a number (for
+ * the totals: a total column or any source's column). A day whose cells are all missing ('-')
+ * is a day without data, not a day of zeros.
+ */
+export function rowHasData(row: TRowInput, dataset: TPreparedDataset, scope: TScope): boolean {
+  const columns =
+    scope === 'total'
+      ? [
+          ...Object.values(dataset.totalColumns),
+          ...ALL_SOURCES.flatMap((s) => Object.values(dataset.sourceColumns[s.id])),
+        ]
+      : Object.values(dataset.sourceColumns[scope]);
+  return columns.some((column) => column !== null && holdsNumber(row[column]));
+}
+
+/** {@link rowHasData} of an entry, from its precomputed `present` bits when it has them. */
+export function entryHasData(entry: TDatedRow, dataset: TPreparedDataset, scope: TScope): boolean {
+  if (entry.present !== undefined) return (entry.present & (1 << SCOPE_INDEX[scope])) !== 0;
+  return rowHasData(entry.row, dataset, scope);
 }
 
 /** Number of leading entries whose day passes `before` (entries sorted by day). */

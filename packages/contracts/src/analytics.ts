@@ -127,7 +127,7 @@ export const ZPeriodMetrics = z.object({
 });
 export type TPeriodMetrics = z.infer<typeof ZPeriodMetrics>;
 
-/** Percent change per metric, current against previous (0 when previous is 0). */
+/** Percent change per metric, compared against previous (0 when previous is 0 or nothing is compared). */
 export const ZPeriodChanges = z.object({
   firstTimeDownloads: z.number(),
   redownloads: z.number(),
@@ -149,12 +149,51 @@ export const ZPeriodFlags = z.object({
 });
 export type TPeriodFlags = z.infer<typeof ZPeriodFlags>;
 
-/** Current and previous period with changes and flags. */
+/**
+ * How much of the previous period a comparison rests on. A day "has data" for a figure when its
+ * row holds at least one number in the figure's columns ('-' and empty cells are missing
+ * values). Day `i` of the previous period matches day `i` of the applied range (the day
+ * `periodDays` later); only matching days that both have data are compared.
+ */
+export const ZPreviousCoverage = z.object({
+  /** Days of the previous period (the applied range's length). */
+  periodDays: z.number().int().positive(),
+  /** Days of the previous period with data. */
+  days: z.number().int().nonnegative(),
+  /** Days of the applied range with data. */
+  currentDays: z.number().int().nonnegative(),
+  /** Whether the previous period has any data (`days` > 0). */
+  hasData: z.boolean(),
+  /** Matching days compared; 0: nothing to compare (changes are 0, flags 'Stable'). */
+  comparedDays: z.number().int().nonnegative(),
+  /** True when some but not all days of the period are compared (0 < comparedDays < periodDays). */
+  partial: z.boolean(),
+});
+export type TPreviousCoverage = z.infer<typeof ZPreviousCoverage>;
+
+/** Changes of the rates in percentage points (compared minus previous; 2.7% -> 2.9% is +0.2). */
+export const ZPointChanges = z.object({
+  conversionRate: z.number(),
+  appleConversionRate: z.number(),
+});
+export type TPointChanges = z.infer<typeof ZPointChanges>;
+
+/**
+ * Current and previous period with changes and flags. `current` holds the whole applied range;
+ * `compared` the same figures on the compared days only and `previous` the previous period's
+ * on their matching days (equal to `current` and the whole previous period when every day
+ * matches), so a partly covered previous period is compared like for like. `changes` (percent,
+ * compared against previous) and `flags` are those of the compared values; `pointChanges` give
+ * the rates' changes in percentage points.
+ */
 export const ZMetricsComparison = z.object({
   current: ZPeriodMetrics,
+  compared: ZPeriodMetrics,
   previous: ZPeriodMetrics,
   changes: ZPeriodChanges,
+  pointChanges: ZPointChanges,
   flags: ZPeriodFlags,
+  coverage: ZPreviousCoverage,
 });
 export type TMetricsComparison = z.infer<typeof ZMetricsComparison>;
 

@@ -1,5 +1,18 @@
-import { formatCount, formatPercent } from '@aso/analytics';
-import type { TChangeFlag, TKpiReport, TSourceReport } from '@aso/contracts';
+import {
+  comparedDaysPhrase,
+  formatCount,
+  formatPercent,
+  formatPoints,
+  isComparable,
+  NO_PREVIOUS_DATA,
+} from '@aso/analytics';
+import type {
+  TChangeFlag,
+  TKpiReport,
+  TMetricsComparison,
+  TPeriodChanges,
+  TSourceReport,
+} from '@aso/contracts';
 import {
   ArrowDownRight,
   ArrowRight,
@@ -19,16 +32,40 @@ import { rangeLabel } from './date-range.rules';
 /** What a source without data shows in place of a figure (spec section 5: "A source with no data shows a dash"). */
 export const NO_DATA_DASH = '—';
 
-/** The Up / Down / Stable flag of spec section 9 with its change in percent. */
+/** A metric of a comparison; the two rates are shown in percentage points. */
+type TMetric = keyof TPeriodChanges;
+
+/**
+ * The Up / Down / Stable flag of spec section 9 with its change: percent for counts,
+ * percentage points for rates ('+0.2 pp'); 'no data for the previous period' when the previous
+ * period has no matching day with data (never a 0% change it did not measure).
+ */
 export function ChangeBadge({
-  flag,
-  change,
+  comparison,
+  metric,
   testId,
 }: {
-  flag: TChangeFlag;
-  change: number;
+  comparison: TMetricsComparison;
+  metric: TMetric;
   testId?: string;
 }) {
+  if (!isComparable(comparison)) {
+    return (
+      <Badge
+        variant="outline"
+        className="font-normal text-muted-foreground"
+        data-testid={testId}
+        data-flag="none"
+      >
+        {NO_PREVIOUS_DATA}
+      </Badge>
+    );
+  }
+  const flag: TChangeFlag = comparison.flags[metric];
+  const change =
+    metric === 'conversionRate' || metric === 'appleConversionRate'
+      ? formatPoints(comparison.pointChanges[metric])
+      : formatPercent(comparison.changes[metric], { signed: true });
   const icon =
     flag === 'Up' ? <ArrowUpRight /> : flag === 'Down' ? <ArrowDownRight /> : <ArrowRight />;
   return (
@@ -39,8 +76,20 @@ export function ChangeBadge({
       data-flag={flag}
     >
       {icon}
-      {flag} {formatPercent(change, { signed: true })}
+      {flag} {change}
     </Badge>
+  );
+}
+
+/** 'compared on 9 of 30 days' under a figure whose previous period the data covers in part. */
+function CoverageNote({ comparison, testId }: { comparison: TMetricsComparison; testId?: string }) {
+  const phrase = comparedDaysPhrase(comparison.coverage);
+  if (!phrase) return null;
+  return (
+    <p className="text-xs text-amber-700 dark:text-amber-400" data-testid={testId}>
+      {phrase[0]!.toUpperCase() + phrase.slice(1)}: the previous period has data on{' '}
+      {comparison.coverage.days} of its {comparison.coverage.periodDays} days.
+    </p>
   );
 }
 
@@ -48,21 +97,22 @@ function KpiCard({
   title,
   icon,
   value,
-  flag,
-  change,
-  previous,
+  comparison,
+  metric,
+  format,
   footnote,
   testId,
 }: {
   title: string;
   icon: ReactNode;
   value: string;
-  flag: TChangeFlag;
-  change: number;
-  previous: string;
+  comparison: TMetricsComparison;
+  metric: TMetric;
+  format: (value: number) => string;
   footnote?: string;
   testId: string;
 }) {
+  const comparable = isComparable(comparison);
   return (
     <Card className="gap-3" data-testid={testId}>
       <CardHeader className="flex flex-row items-center justify-between gap-2">
@@ -79,9 +129,16 @@ function KpiCard({
           {value}
         </p>
         <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
-          <ChangeBadge flag={flag} change={change} testId={`${testId}-flag`} />
-          <span>vs previous period ({previous})</span>
+          <ChangeBadge comparison={comparison} metric={metric} testId={`${testId}-flag`} />
+          {comparable && (
+            <span>
+              {comparison.coverage.partial
+                ? `${format(comparison.compared[metric])} vs ${format(comparison.previous[metric])} on the matching days`
+                : `vs previous period (${format(comparison.previous[metric])})`}
+            </span>
+          )}
         </div>
+        <CoverageNote comparison={comparison} testId={`${testId}-coverage`} />
         {footnote && <p className="text-xs text-muted-foreground">{footnote}</p>}
       </CardContent>
     </Card>
@@ -99,12 +156,12 @@ function SubHeading({ children }: { children: ReactNode }) {
 function SourceTile({
   source,
   value,
-  flag,
+  metric,
   testId,
 }: {
   source: TSourceReport;
   value: string;
-  flag?: { flag: TChangeFlag; change: number };
+  metric: TMetric;
   testId: string;
 }) {
   return (
@@ -113,7 +170,8 @@ function SourceTile({
       <p className="text-xl font-semibold tabular-nums" data-testid={`${testId}-value`}>
         {value}
       </p>
-      {source.hasData && flag && <ChangeBadge flag={flag.flag} change={flag.change} />}
+      {source.hasData && <ChangeBadge comparison={source} metric={metric} />}
+      {source.hasData && <CoverageNote comparison={source} />}
     </div>
   );
 }
@@ -150,27 +208,27 @@ export function KpiReport({ report }: { report: TKpiReport }) {
           title="Total Downloads"
           icon={<Download />}
           value={formatCount(t.current.totalDownloads)}
-          flag={t.flags.totalDownloads}
-          change={t.changes.totalDownloads}
-          previous={formatCount(t.previous.totalDownloads)}
+          comparison={t}
+          metric="totalDownloads"
+          format={formatCount}
           testId="kpi-total-downloads"
         />
         <KpiCard
           title="Total Impressions"
           icon={<Eye />}
           value={formatCount(t.current.impressions)}
-          flag={t.flags.impressions}
-          change={t.changes.impressions}
-          previous={formatCount(t.previous.impressions)}
+          comparison={t}
+          metric="impressions"
+          format={formatCount}
           testId="kpi-total-impressions"
         />
         <KpiCard
           title="Total Average Conversion Rate"
           icon={<Percent />}
           value={formatPercent(t.current.conversionRate)}
-          flag={t.flags.conversionRate}
-          change={t.changes.conversionRate}
-          previous={formatPercent(t.previous.conversionRate)}
+          comparison={t}
+          metric="conversionRate"
+          format={(v) => formatPercent(v)}
           footnote={`First-time downloads / impressions. Apple's definition (total downloads / impressions): ${formatPercent(t.current.appleConversionRate)}.`}
           testId="kpi-conversion-rate"
         />
@@ -211,12 +269,8 @@ export function KpiReport({ report }: { report: TKpiReport }) {
                     </span>
                   )}
                 </div>
-                {s.hasData && (
-                  <ChangeBadge
-                    flag={s.flags.firstTimeDownloads}
-                    change={s.changes.firstTimeDownloads}
-                  />
-                )}
+                {s.hasData && <ChangeBadge comparison={s} metric="firstTimeDownloads" />}
+                {s.hasData && <CoverageNote comparison={s} />}
                 <ul
                   className="flex flex-col gap-1.5 border-t pt-3 text-xs leading-relaxed text-muted-foreground"
                   data-testid={`commentary-${s.id}`}
@@ -249,7 +303,7 @@ export function KpiReport({ report }: { report: TKpiReport }) {
                 key={s.id}
                 source={s}
                 value={s.hasData ? formatCount(s.current.impressions) : NO_DATA_DASH}
-                flag={{ flag: s.flags.impressions, change: s.changes.impressions }}
+                metric="impressions"
                 testId={`impressions-${s.id}`}
               />
             ))}
@@ -263,7 +317,7 @@ export function KpiReport({ report }: { report: TKpiReport }) {
                 key={s.id}
                 source={s}
                 value={s.hasData ? formatPercent(s.current.conversionRate) : NO_DATA_DASH}
-                flag={{ flag: s.flags.conversionRate, change: s.changes.conversionRate }}
+                metric="conversionRate"
                 testId={`conversion-${s.id}`}
               />
             ))}

@@ -147,13 +147,15 @@ function holdsNumber(value: unknown): boolean {
  * is a day without data, not a day of zeros.
  */
 export function rowHasData(row: TRowInput, dataset: TPreparedDataset, scope: TScope): boolean {
-  const columns =
+  const sourceColumns = (id: TTrafficSourceId): (string | null)[] =>
+    Object.values<string | null>(dataset.sourceColumns[id]);
+  const columns: (string | null)[] =
     scope === 'total'
       ? [
-          ...Object.values(dataset.totalColumns),
-          ...ALL_SOURCES.flatMap((s) => Object.values(dataset.sourceColumns[s.id])),
+          ...Object.values<string | null>({ ...dataset.totalColumns }),
+          ...ALL_SOURCES.flatMap((s) => sourceColumns(s.id)),
         ]
-      : Object.values(dataset.sourceColumns[scope]);
+      : sourceColumns(scope);
   return columns.some((column) => column !== null && holdsNumber(row[column]));
 }
 

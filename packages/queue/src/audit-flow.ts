@@ -1,4 +1,4 @@
-import type { FlowJob, FlowProducer } from 'bullmq';
+import type { FlowJob } from 'bullmq';
 import type { TAuditInputs } from '@aso/contracts';
 import { analysisJobId, JOBS, scrapeJobId, type TScrapeJob } from './catalog';
 
@@ -36,13 +36,4 @@ export function auditFlow(auditId: string, inputs: TAuditInputs): FlowJob {
       },
     })),
   };
-}
-
-/** Adds the audit's flow ({@link auditFlow}). Rejects when Redis refuses it. */
-export async function addAuditFlow(
-  flows: FlowProducer,
-  auditId: string,
-  inputs: TAuditInputs,
-): Promise<void> {
-  await flows.add(auditFlow(auditId, inputs));
 }

@@ -1,22 +1,20 @@
 /**
- * @aso/queue: Redis connections, queue names, the typed job catalog and workers, producers,
- * and the progress event bus (DESIGN sections 1-2).
+ * @aso/queue: the one queue layer (DESIGN sections 1-2). Redis connections, queue names, the
+ * typed job catalog, producers (jobs, the audit flow, job schedulers), the job waiter
+ * (QueueEvents), typed workers and the worker services' bootstrap, and the progress event bus.
+ * Nothing outside this package constructs a BullMQ object.
  */
 export * from './redis';
 export * from './catalog';
 export * from './worker';
 export * from './producer';
 export * from './audit-flow';
+export * from './job-waiter';
 export * from './progress-bus';
-export {
-  UnrecoverableError,
-  DelayedError,
-  RateLimitError,
-  FlowProducer,
-  QueueEvents,
-} from 'bullmq';
-export type { Job } from 'bullmq';
+export { UnrecoverableError, DelayedError, RateLimitError } from 'bullmq';
+export type { Job, Queue, QueueEvents, Worker } from 'bullmq';
 export * from './worker-runtime';
+export * from './worker-bootstrap';
 export * from './worker-env';
 export * from './metrics';
 export * from './job-logger';

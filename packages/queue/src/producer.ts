@@ -1,12 +1,17 @@
-import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { FlowProducer, Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import type { TAuditInputs } from '@aso/contracts';
+import { auditFlow } from './audit-flow';
 import { JOBS, type TJobData, type TJobName, type TQueueName } from './catalog';
 
 /**
- * Typed access to every queue for producers (the gateway). Queues are opened on first use, so
- * a gateway that starts while Redis is down opens nothing until a call needs Redis.
+ * Every producer-side BullMQ object of a process behind named calls: the queues (for jobs and
+ * reads), the audit flow and the job schedulers; nothing outside `@aso/queue` builds one.
+ * Queues are opened on first use, so a gateway that starts while Redis is down opens nothing
+ * until a call needs Redis.
  */
 export class Producers {
   private readonly open = new Map<TQueueName, Queue>();
+  private flows: FlowProducer | null = null;
 
   /**
    * @param connection an ioredis connection made with role `producer` (fails fast when Redis is
@@ -41,9 +46,44 @@ export class Producers {
     return this.queue(def.queue).add(name, payload, { ...def.options, ...opts });
   }
 
-  /** Closes every opened queue (see {@link closeQuietly}). */
+  /**
+   * Adds the BullMQ flow of audit `auditId` ({@link auditFlow}: the `analysis` parent and one
+   * `scrape` child per app, deterministic ids, so adding an audit that still has its jobs adds
+   * nothing). Rejects when Redis refuses the flow.
+   */
+  async addAuditFlow(auditId: string, inputs: TAuditInputs): Promise<void> {
+    if (!this.flows) {
+      this.flows = new FlowProducer({ connection: this.connection, prefix: this.prefix });
+      this.flows.on('error', () => undefined);
+    }
+    await this.flows.add(auditFlow(auditId, inputs));
+  }
+
+  /**
+   * Creates or updates the job scheduler `schedulerId` that adds job `name` (with `data` and
+   * the catalog's options) every `everyMs` ms. Idempotent across replicas and reconnects: the
+   * same id is one scheduler (BullMQ job schedulers), an upsert leaves a live one as it is.
+   */
+  async scheduleEvery<N extends TJobName>(
+    schedulerId: string,
+    name: N,
+    data: TJobData<N>,
+    everyMs: number,
+  ): Promise<void> {
+    const def = JOBS[name];
+    await this.queue(def.queue).upsertJobScheduler(
+      schedulerId,
+      { every: everyMs },
+      { name, data: def.schema.parse(data) as TJobData<N>, opts: def.options },
+    );
+  }
+
+  /** Closes every opened queue and the flow producer (see {@link closeQuietly}). */
   async close(): Promise<void> {
-    await Promise.all([...this.open.values()].map((q) => closeQuietly(q)));
+    await Promise.all([
+      ...[...this.open.values()].map((q) => closeQuietly(q)),
+      this.flows ? closeQuietly(this.flows) : undefined,
+    ]);
   }
 }
 

@@ -38,3 +38,4 @@ export function lockEnv(defaults: { lockDurationMs: number; stalledIntervalMs: n
     STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(defaults.stalledIntervalMs),
   };
 }
+export type TWorkerBaseEnv = z.infer<typeof ZWorkerBaseEnv>;

@@ -1,4 +1,3 @@
-import { Worker } from 'bullmq';
 import {
   ZAppListing,
   ZAuditInputs,
@@ -8,8 +7,8 @@ import {
 } from '@aso/contracts';
 import { analyzeListing } from '@aso/aso-rules';
 import { findAudit, finalizeAudit, markAuditRunning } from '@aso/db';
-import { UnrecoverableError, type JobHandler } from '@aso/queue';
-import type { WorkerDeps } from './service';
+import { RateLimitError, UnrecoverableError, type JobHandler } from '@aso/queue';
+import type { WorkerDeps } from './worker.deps';
 import { appendDoneStep, appendTerminalOnce, runStep } from './analysis.steps';
 import { ModelRateLimitedError, type TAnalysisContext } from './providers/provider.types';
 
@@ -142,7 +141,7 @@ export function createAnalysisHandler(deps: WorkerDeps): JobHandler<'analysis'> 
           'model rate limit: pausing the analysis queue',
         );
         await deps.worker().rateLimit(err.retryAfterMs);
-        throw Worker.RateLimitError();
+        throw new RateLimitError();
       }
       if (err instanceof Error && err.name === 'InvalidModelOutputError')
         throw new AnalysisFailure(err.message);

@@ -1,6 +1,6 @@
-import type { Job } from 'bullmq';
+import type { Job } from '@aso/queue';
 import { failAudit, findAudit } from '@aso/db';
-import type { WorkerDeps } from './service';
+import type { WorkerDeps } from './worker.deps';
 import { appendTerminalOnce } from './analysis.steps';
 
 /** Message shown when nothing more precise can be said (spec section 8, 'Analysis Failed'). */

@@ -1,8 +1,7 @@
-import type { FlowProducer, Queue } from 'bullmq';
 import { ZAuditInputs } from '@aso/contracts';
 import { findUnfinishedAudits } from '@aso/db';
-import { addAuditFlow, analysisJobId } from '@aso/queue';
-import type { WorkerDeps } from './service';
+import { analysisJobId, type Producers } from '@aso/queue';
+import type { WorkerDeps } from './worker.deps';
 
 /** Audits looked at per recovery pass at most (the oldest first). */
 export const RECOVERY_BATCH = 500;
@@ -22,7 +21,7 @@ export interface AuditRecoveryOptions {
  * Builds the recovery of audits whose jobs were lost: an audit that PostgreSQL records as
  * `queued` or `running` but whose `analysis` job no longer exists in Redis (Redis restarted
  * without persistence, or failed over to a replica that had not caught up) gets its whole
- * flow added again ({@link addAuditFlow}: same deterministic job ids, so an audit is never
+ * flow added again (`Producers.addAuditFlow`: same deterministic job ids, so an audit is never
  * queued twice, even by several analyzers at once). Its progress stream goes on from there:
  * the gateway's readers resubscribe on reconnect and the new events come after what clients
  * have. Audits whose stored inputs do not parse are left to the stale sweep. Returns the ids
@@ -30,14 +29,14 @@ export interface AuditRecoveryOptions {
  */
 export function createAuditRecovery(
   deps: Pick<WorkerDeps, 'db' | 'redis' | 'log'>,
-  flows: FlowProducer,
-  analysisQueue: Queue,
+  producers: Producers,
   opts: AuditRecoveryOptions,
 ) {
   return async (): Promise<string[]> => {
     const audits = await findUnfinishedAudits(deps.db, { ...opts, limit: RECOVERY_BATCH });
     if (audits.length === 0) return [];
     const pipeline = deps.redis.pipeline();
+    const analysisQueue = producers.queue('analysis');
     for (const a of audits) pipeline.exists(analysisQueue.toKey(analysisJobId(a.id)));
     const replies = (await pipeline.exec()) ?? [];
     const requeued: string[] = [];
@@ -46,7 +45,7 @@ export function createAuditRecovery(
       if (err || exists !== 0) continue;
       const inputs = ZAuditInputs.safeParse(audit.inputs);
       if (!inputs.success) continue;
-      await addAuditFlow(flows, audit.id, inputs.data);
+      await producers.addAuditFlow(audit.id, inputs.data);
       requeued.push(audit.id);
       deps.log.warn({ auditId: audit.id }, 'audit re-enqueued: its jobs were lost from Redis');
     }

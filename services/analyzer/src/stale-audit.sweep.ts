@@ -1,9 +1,9 @@
-import { Job, type Queue } from 'bullmq';
+import type { Queue } from '@aso/queue';
 import { failAudit, findUnfinishedAuditIds } from '@aso/db';
 import { analysisJobId } from '@aso/queue';
 import { appendTerminalOnce } from './analysis.steps';
 import { failureMessage, GENERIC_FAILURE } from './audit-failure.hook';
-import type { WorkerDeps } from './service';
+import type { WorkerDeps } from './worker.deps';
 
 /** Audits looked at per sweep at most (the oldest first). */
 export const SWEEP_BATCH = 100;
@@ -29,7 +29,7 @@ export function createStaleAuditSweep(
   return async (): Promise<number> => {
     let closed = 0;
     for (const auditId of await findUnfinishedAuditIds(deps.db, olderThanMs, SWEEP_BATCH)) {
-      const job = await Job.fromId(queue, analysisJobId(auditId));
+      const job = await queue.getJob(analysisJobId(auditId));
       const state = job ? await job.getState() : 'gone';
       if (LIVE_STATES.has(state)) continue;
       const message =

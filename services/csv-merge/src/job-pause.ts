@@ -1,4 +1,4 @@
-import type { Job } from 'bullmq';
+import type { Job } from '@aso/queue';
 import type { Logger } from 'pino';
 import { nextTurn } from './merge/index';
 

@@ -11,7 +11,7 @@ import {
 import { UnrecoverableError, type JobHandler, type TMergeJob } from '@aso/queue';
 import { createJobPause } from './job-pause';
 import { CsvExportError, parseAndMergeExports, PREVIEW_ROWS, toMergedData } from './merge/index';
-import type { WorkerDeps } from './service';
+import type { WorkerDeps } from './worker.deps';
 import { lazyUploadStream } from './upload.reader';
 
 /**

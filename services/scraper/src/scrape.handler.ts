@@ -1,8 +1,7 @@
-import { Worker } from 'bullmq';
 import { STEP_LABELS, ZAppListing, type TAppListing, type TStepId } from '@aso/contracts';
 import { findFreshSnapshot, insertSnapshot, type AppSnapshotRow } from '@aso/db';
 import { fetchAppListing } from '@aso/appstore/node';
-import { UnrecoverableError, type JobHandler } from '@aso/queue';
+import { RateLimitError, UnrecoverableError, type JobHandler } from '@aso/queue';
 import { AppStepReporter } from './app-step.reporter';
 import {
   summariseInAppEvents,
@@ -11,7 +10,7 @@ import {
   summariseScreenshots,
 } from './listing.summary';
 import { planFailure, snapshotDecision, validateScrapeTarget } from './scrape.policy';
-import type { WorkerDeps } from './service';
+import type { WorkerDeps } from './worker.deps';
 
 /** The steps after `scrape`, each reporting what the listing holds. */
 const EXTRACTION_STEPS: ReadonlyArray<[TStepId, (listing: TAppListing) => string]> = [
@@ -174,7 +173,7 @@ export function createScrapeHandler(deps: WorkerDeps): JobHandler<'scrape'> {
           // back in `wait` without using an attempt. bullmq 5.8x marks `worker.rateLimit`
           // deprecated in favour of `queue.rateLimit` (v6); both set the same key.
           await deps.worker().rateLimit(plan.pauseMs);
-          throw Worker.RateLimitError();
+          throw new RateLimitError();
         case 'retry': {
           const attempt = job.attemptsMade + 1;
           log.warn({ err: error, attempt, final: plan.final }, 'scrape attempt failed');

@@ -12,6 +12,7 @@ import {
   ZReportQuery,
   ZUploadResult,
 } from '@aso/contracts';
+import { JobWaiter, QUEUES } from '@aso/queue';
 import { currentUser } from '../plugins/auth.plugin';
 import {
   attachmentHeader,
@@ -23,7 +24,7 @@ import {
   removeDashboard,
 } from '../services/analytics.service';
 import { DatasetCache } from '../services/dataset.cache';
-import { MergeWaiter, mergeUploads } from '../services/upload-merge.service';
+import { mergeUploads } from '../services/upload-merge.service';
 import { receiveUploads, UPLOAD_MULTIPART_LIMITS } from '../services/upload.service';
 
 const ZDownloadParams = z.object({ downloadId: z.string().min(1).max(64) });
@@ -63,11 +64,13 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     throwFileSizeLimit: false,
   });
 
-  const waiter = new MergeWaiter({
+  const waiter = new JobWaiter({
+    queue: QUEUES.csvMerge,
     redisUrl: app.config.REDIS_URL,
-    prefix: app.config.QUEUE_PREFIX,
+    producers: app.producers,
     redis: app.redis,
-    log: app.log,
+    connectionName: 'api:merge-events',
+    onError: (err) => app.log.debug({ err }, 'merge queue events error'),
   });
   app.addHook('onClose', async () => waiter.close());
 

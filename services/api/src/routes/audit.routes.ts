@@ -11,7 +11,6 @@ import {
   ZSavedAudit,
 } from '@aso/contracts';
 import { findAudit, findOwnedAudit } from '@aso/db';
-import { closeQuietly, createRedis, FlowProducer } from '@aso/queue';
 import { currentUser, presentedAdminCode } from '../plugins/auth.plugin';
 import { notFound } from '../lib/app-error';
 import {
@@ -39,15 +38,6 @@ const ZAuditIdParams = z.object({ auditId: z.string().min(1).max(64) });
  * Someone else's object always answers 404, never 403, so ids cannot be probed.
  */
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
-  const flowConn = createRedis(app.config.REDIS_URL, { role: 'producer', name: 'api:flows' });
-  flowConn.on('error', (err) => app.log.debug({ err }, 'redis error'));
-  const flows = new FlowProducer({ connection: flowConn, prefix: app.config.QUEUE_PREFIX });
-  flows.on('error', (err) => app.log.debug({ err }, 'flow producer error'));
-  app.addHook('onClose', async () => {
-    await closeQuietly(flows);
-    flowConn.disconnect();
-  });
-
   const analyzeLimit = app.perUserRateLimit('analyze', app.config.ANALYZE_RATE_LIMIT_PER_MIN);
 
   app.post(
@@ -60,7 +50,11 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       const inputs = buildAuditInputs(req.body);
       // Counted after validation: a mistyped URL does not use up the user's audits.
       await analyzeLimit(req);
-      const id = await startAudit({ db: app.db, flows }, currentUser(req), inputs);
+      const id = await startAudit(
+        { db: app.db, producers: app.producers },
+        currentUser(req),
+        inputs,
+      );
       req.log.info(
         { auditId: id, appId: inputs.main.appId, competitors: inputs.competitors.length },
         'audit queued',

@@ -1,4 +1,3 @@
-import type { FlowProducer } from 'bullmq';
 import {
   ANALYZE_URL_ERROR,
   ZAuditInputs,
@@ -30,7 +29,7 @@ import {
   type SavedAuditRow,
   type SessionIdentity,
 } from '@aso/db';
-import { addAuditFlow } from '@aso/queue';
+import type { Producers } from '@aso/queue';
 import { AppError, badRequest, notFound } from '../lib/app-error';
 
 /**
@@ -67,7 +66,7 @@ export function buildAuditInputs(body: TAnalyzeRequest): TAuditInputs {
 /** What {@link startAudit} uses. */
 export interface StartAuditDeps {
   db: Db;
-  flows: FlowProducer;
+  producers: Producers;
 }
 
 /**
@@ -92,7 +91,7 @@ export async function startAudit(
     inputs,
   });
   try {
-    await addAuditFlow(deps.flows, audit.id, inputs);
+    await deps.producers.addAuditFlow(audit.id, inputs);
   } catch (err) {
     await failAudit(deps.db, audit.id, 'The analysis could not be queued. Please try again.').catch(
       () => undefined,

@@ -1,9 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Redis } from 'ioredis';
 import { ZMergedData, ZUploadField, type TMergedData } from '@aso/contracts';
 import { deleteUploads, type Db } from '@aso/db';
-import type { Queue } from 'bullmq';
-import { createRedis, QUEUES, QueueEvents, type Job, type Producers } from '@aso/queue';
+import type { Job, JobWaiter, Producers } from '@aso/queue';
 import { AppError, badRequest } from '../lib/app-error';
 import type { TReceivedUploads } from './upload.service';
 
@@ -26,119 +24,12 @@ export function mergeJobId(
   return `${uploads.conversionUploadId ?? 'none'}:merge:${uploads.redownloadsUploadId ?? 'none'}`;
 }
 
-/** How a waited-for merge ended. */
-export type TMergeOutcome =
-  | { status: 'completed'; value: unknown }
-  | { status: 'failed'; reason: string }
-  /** Still unfinished at the deadline; `removed` when it was still queued and got withdrawn. */
-  | { status: 'timeout'; state: string; removed: boolean };
-
-/** Options of {@link MergeWaiter}. */
-export interface MergeWaiterOptions {
-  redisUrl: string;
-  prefix: string;
-  /** Command connection used to read Redis' clock (the gateway's producer connection). */
-  redis: Redis;
-  log: FastifyBaseLogger;
-}
-
-/**
- * Waits for `merge` jobs of the `csv-merge` queue through ONE `QueueEvents` per gateway process
- * (one blocking Redis connection for every upload in flight), created on the first upload and
- * closed with the app.
- *
- * The QueueEvents starts reading the events stream from Redis' current time rather than '$',
- * so an event written between "connected" and its first XREAD is not missed.
- */
-export class MergeWaiter {
-  private events: Promise<QueueEvents> | null = null;
-  private closed = false;
-
-  constructor(private readonly opts: MergeWaiterOptions) {}
-
-  private async open(): Promise<QueueEvents> {
-    const [seconds, micros] = await this.opts.redis.time();
-    const nowMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-    // QueueEvents duplicates the connection it is given; this one only serves as the template.
-    const template = createRedis(this.opts.redisUrl, { role: 'worker', name: 'api:merge-events' });
-    try {
-      const events = new QueueEvents(QUEUES.csvMerge, {
-        connection: template,
-        prefix: this.opts.prefix,
-        lastEventId: `${Math.max(0, nowMs - 1)}-0`,
-      });
-      events.on('error', (err) => this.opts.log.debug({ err }, 'merge queue events error'));
-      await events.waitUntilReady();
-      return events;
-    } finally {
-      template.disconnect();
-    }
-  }
-
-  /** The process's QueueEvents (opened on first use; a failed open is retried next time). */
-  private queueEvents(): Promise<QueueEvents> {
-    if (this.closed) return Promise.reject(new Error('merge waiter is closed'));
-    if (!this.events) {
-      this.events = this.open();
-      this.events.catch(() => {
-        this.events = null;
-      });
-    }
-    return this.events;
-  }
-
-  /**
-   * Waits up to `timeoutMs` for `job` (of `queue`) to finish. On the deadline a job still
-   * queued is removed (nobody waits for it any more); a running one is left to finish.
-   */
-  async wait(job: Job, queue: Queue, timeoutMs: number): Promise<TMergeOutcome> {
-    try {
-      const deadline = Date.now() + timeoutMs;
-      const events = await this.queueEvents();
-      const left = Math.max(1, deadline - Date.now());
-      const value: unknown = await job.waitUntilFinished(events, left);
-      return { status: 'completed', value };
-    } catch (err) {
-      // waitUntilFinished rejects both for a failed job and for the deadline: ask the job.
-      const state = await job.getState().catch(() => 'unknown');
-      if (state === 'failed' || state === 'completed') {
-        const current: Job =
-          (job.id ? await queue.getJob(job.id).catch(() => undefined) : undefined) ?? job;
-        if (state === 'completed') return { status: 'completed', value: current.returnvalue };
-        return { status: 'failed', reason: current.failedReason || (err as Error).message };
-      }
-      let removed = false;
-      if (state === 'waiting' || state === 'prioritized' || state === 'delayed') {
-        // Refused by BullMQ when a worker took the job meanwhile: then it is left to finish.
-        removed = await job.remove().then(
-          () => true,
-          () => false,
-        );
-      }
-      return { status: 'timeout', state, removed };
-    }
-  }
-
-  /** Closes the QueueEvents (bounded: a dead Redis must not hold the shutdown). */
-  async close(): Promise<void> {
-    this.closed = true;
-    const opening = this.events;
-    this.events = null;
-    if (!opening) return;
-    const events = await opening.catch(() => null);
-    if (!events) return;
-    await Promise.race([
-      events.close().catch(() => undefined),
-      new Promise((resolve) => setTimeout(resolve, 2_000).unref()),
-    ]);
-  }
-}
-
 /** What {@link mergeUploads} uses. */
 export interface MergeUploadsDeps {
   db: Db;
   producers: Producers;
-  waiter: MergeWaiter;
+  /** The gateway's waiter on the `csv-merge` queue. */
+  waiter: JobWaiter;
   log: FastifyBaseLogger;
   /** `UPLOAD_WAIT_MS`. */
   waitMs: number;
@@ -180,7 +71,7 @@ export async function mergeUploads(
     );
   }
 
-  const outcome = await deps.waiter.wait(job, deps.producers.queue(QUEUES.csvMerge), deps.waitMs);
+  const outcome = await deps.waiter.wait(job, deps.waitMs);
   switch (outcome.status) {
     case 'completed': {
       const parsed = ZMergedData.safeParse(outcome.value);

@@ -1,0 +1,141 @@
+import { QueueEvents, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { TQueueName } from './catalog';
+import type { Producers } from './producer';
+import { createRedis } from './redis';
+
+/** How a waited-for job ended. */
+export type TJobOutcome =
+  | { status: 'completed'; value: unknown }
+  | { status: 'failed'; reason: string }
+  /** Still unfinished at the deadline; `removed` when it was still queued and got withdrawn. */
+  | { status: 'timeout'; state: string; removed: boolean };
+
+/** Options of {@link JobWaiter}. */
+export interface JobWaiterOptions {
+  /** The queue whose jobs are waited for. */
+  queue: TQueueName;
+  redisUrl: string;
+  /** The producers of the process (same prefix): used to read a finished job back. */
+  producers: Producers;
+  /** Command connection used to read Redis' clock (the process's producer connection). */
+  redis: Redis;
+  /** Where connection errors of the QueueEvents go (debug level). */
+  onError?: (err: Error) => void;
+  /** Name of the QueueEvents connection in `CLIENT LIST`. Default `<queue>:events`. */
+  connectionName?: string;
+}
+
+/**
+ * Waits for jobs of one queue through ONE BullMQ `QueueEvents` per process (one blocking Redis
+ * connection for every job in flight), opened on the first wait and closed with {@link close}.
+ *
+ * The QueueEvents starts reading the events stream from Redis' current time rather than '$',
+ * so an event written between "connected" and its first XREAD is not missed.
+ */
+export class JobWaiter {
+  private events: Promise<QueueEvents> | null = null;
+  private closed = false;
+
+  constructor(private readonly opts: JobWaiterOptions) {}
+
+  private async open(): Promise<QueueEvents> {
+    const [seconds, micros] = await this.opts.redis.time();
+    const nowMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    // QueueEvents duplicates the connection it is given; this one only serves as the template.
+    const template = createRedis(this.opts.redisUrl, {
+      role: 'worker',
+      name: this.opts.connectionName ?? `${this.opts.queue}:events`,
+    });
+    try {
+      const events = new QueueEvents(this.opts.queue, {
+        connection: template,
+        prefix: this.opts.producers.prefix,
+        lastEventId: `${Math.max(0, nowMs - 1)}-0`,
+      });
+      events.on('error', (err) => this.opts.onError?.(err));
+      await events.waitUntilReady();
+      return events;
+    } finally {
+      template.disconnect();
+    }
+  }
+
+  /** The process's QueueEvents (opened on first use; a failed open is retried next time). */
+  private queueEvents(): Promise<QueueEvents> {
+    if (this.closed) return Promise.reject(new Error('job waiter is closed'));
+    if (!this.events) {
+      this.events = this.open();
+      this.events.catch(() => {
+        this.events = null;
+      });
+    }
+    return this.events;
+  }
+
+  /**
+   * Waits up to `timeoutMs` (ms) for `job` to finish. On the deadline a job still queued is
+   * removed (nobody waits for it any more); a running one is left to finish. Never rejects for
+   * the job's own failure: that is the `failed` outcome with BullMQ's failed reason.
+   */
+  async wait(job: Job, timeoutMs: number): Promise<TJobOutcome> {
+    try {
+      const deadline = Date.now() + timeoutMs;
+      const events = await this.queueEvents();
+      const left = Math.max(1, deadline - Date.now());
+      const value: unknown = await job.waitUntilFinished(events, left);
+      return { status: 'completed', value };
+    } catch (err) {
+      // waitUntilFinished rejects both for a failed job and for the deadline: ask the job.
+      const state = await job.getState().catch(() => 'unknown');
+      if (state === 'failed' || state === 'completed') {
+        const queue = this.opts.producers.queue(this.opts.queue);
+        const current: Job =
+          (job.id ? await queue.getJob(job.id).catch(() => undefined) : undefined) ?? job;
+        if (state === 'completed') return { status: 'completed', value: current.returnvalue };
+        return { status: 'failed', reason: current.failedReason || (err as Error).message };
+      }
+      let removed = false;
+      if (state === 'waiting' || state === 'prioritized' || state === 'delayed') {
+        // Refused by BullMQ when a worker took the job meanwhile: then it is left to finish.
+        removed = await job.remove().then(
+          () => true,
+          () => false,
+        );
+      }
+      return { status: 'timeout', state, removed };
+    }
+  }
+
+  /** Closes the QueueEvents (bounded: a dead Redis must not hold the shutdown). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const opening = this.events;
+    this.events = null;
+    if (!opening) return;
+    const events = await opening.catch(() => null);
+    if (!events) return;
+    await Promise.race([
+      events.close().catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, 2_000).unref()),
+    ]);
+  }
+}
+
+/**
+ * Opens a `QueueEvents` on `queue` for a caller that reads the events itself (tests, tools),
+ * with its own blocking connection from `connection`'s options; resolves once it listens.
+ */
+export async function openQueueEvents(
+  queue: TQueueName,
+  opts: { redisUrl: string; prefix: string },
+): Promise<QueueEvents> {
+  const template = createRedis(opts.redisUrl, { role: 'worker', name: `${queue}:events` });
+  try {
+    const events = new QueueEvents(queue, { connection: template, prefix: opts.prefix });
+    await events.waitUntilReady();
+    return events;
+  } finally {
+    template.disconnect();
+  }
+}

@@ -6,3 +6,4 @@
  */
 export * from './pg';
 export * from './redis';
+export * from './queues';

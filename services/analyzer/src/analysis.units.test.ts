@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UnrecoverableError } from 'bullmq';
+import { UnrecoverableError } from '@aso/queue';
 import { readChildListings } from './analysis.handler';
 import { isFinalFailure } from './audit-failure.hook';
 import { parseWorkerEnv, selectProvider } from './env';

@@ -1,4 +1,3 @@
-import { Worker, FlowProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { AppNotFoundError } from '@aso/appstore';
@@ -11,10 +10,10 @@ import {
 import { ZAuditInputs, type TAuditInputs, type TBusEvent } from '@aso/contracts';
 import { insertAudit, type Db } from '@aso/db';
 import {
-  addAuditFlow,
   createRedis,
-  JOBS,
+  createTypedWorker,
   ProgressBus,
+  Producers,
   UnrecoverableError,
   type ProgressEntry,
 } from '@aso/queue';
@@ -45,7 +44,8 @@ export interface AnalysisStack {
   replay: TReplayServer;
   redis: Redis;
   bus: ProgressBus;
-  flows: FlowProducer;
+  /** The test's producers (the gateway's layer): the audit flow, queue reads. */
+  producers: Producers;
   close(): Promise<void>;
 }
 
@@ -74,38 +74,39 @@ export async function startStack(
     { handleSignals: false, log: pino({ level: 'silent' }) },
   );
   const scrapeConn = createRedis(redisFixture.url, { role: 'worker', name: 'test:scrape' });
-  const scraper = new Worker(
-    JOBS.scrape.queue,
-    async (job) => {
-      const data = JOBS.scrape.schema.parse(job.data);
-      try {
-        const { listing } = await fetchAppListing({
-          appId: data.appId,
-          storefront: data.storefront,
-          itunesOrigin: replay.url,
-          appStoreOrigin: replay.url,
-          timeoutMs: 5_000,
-        });
-        return listing;
-      } catch (err) {
-        if (err instanceof AppNotFoundError) throw new UnrecoverableError(err.message);
-        throw err;
-      }
+  const scraper = createTypedWorker(
+    'scrape',
+    {
+      scrape: async (data) => {
+        try {
+          const { listing } = await fetchAppListing({
+            appId: data.appId,
+            storefront: data.storefront,
+            itunesOrigin: replay.url,
+            appStoreOrigin: replay.url,
+            timeoutMs: 5_000,
+          });
+          return listing;
+        } catch (err) {
+          if (err instanceof AppNotFoundError) throw new UnrecoverableError(err.message);
+          throw err;
+        }
+      },
     },
     { connection: scrapeConn, prefix: redisFixture.prefix, concurrency: 4 },
   );
   const redis = createRedis(redisFixture.url, { role: 'producer', name: 'test:commands' });
   const bus = new ProgressBus(redis, { prefix: redisFixture.prefix });
-  const flows = new FlowProducer({ connection: redis, prefix: redisFixture.prefix });
+  const producers = new Producers(redis, redisFixture.prefix);
   return {
     replay,
     redis,
     bus,
-    flows,
+    producers,
     close: async () => {
       await scraper.close();
       await analyzer.close();
-      await flows.close();
+      await producers.close();
       scrapeConn.disconnect();
       redis.disconnect();
       await replay.close();
@@ -114,12 +115,12 @@ export async function startStack(
 }
 
 /**
- * Inserts an audit for `userId` and adds its flow the way the gateway does (`addAuditFlow`).
- * Returns the audit id.
+ * Inserts an audit for `userId` and adds its flow through the gateway's own call
+ * (`Producers.addAuditFlow`). Returns the audit id.
  */
 export async function enqueueAudit(
   db: Db,
-  flows: FlowProducer,
+  producers: Producers,
   userId: string,
   inputs: TAuditInputs,
 ): Promise<string> {
@@ -132,7 +133,7 @@ export async function enqueueAudit(
     appStoreUrl: parsed.main.appStoreUrl,
     inputs: parsed,
   });
-  await addAuditFlow(flows, audit.id, parsed);
+  await producers.addAuditFlow(audit.id, parsed);
   return audit.id;
 }
 

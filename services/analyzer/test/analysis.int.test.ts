@@ -1,5 +1,4 @@
 import { describe, expect } from 'vitest';
-import { Queue } from 'bullmq';
 import { it } from '@aso/testkit/vitest';
 import { analyzeListing } from '@aso/aso-rules';
 import { SECTION_KEYS, ZAuditResult, type TStepId } from '@aso/contracts';
@@ -36,7 +35,7 @@ describe('analysis job, heuristic provider', () => {
     const stack = await startStack(database, redis);
     try {
       const userId = await insertUser(database.db, 'a@example.com');
-      const auditId = await enqueueAudit(database.db, stack.flows, userId, {
+      const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [INSTAGRAM, TIKTOK],
         keywords: 'music,podcast,radio',
@@ -92,14 +91,14 @@ describe('analysis job, heuristic provider', () => {
     const stack = await startStack(database, redis);
     try {
       const userId = await insertUser(database.db, 'b@example.com');
-      const auditId = await enqueueAudit(database.db, stack.flows, userId, {
+      const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [],
         keywords: '',
       });
       await waitForTerminal(stack.bus, auditId);
       const before = await findAudit(database.db, auditId);
-      const queue = new Queue('analysis', { connection: stack.redis, prefix: redis.prefix });
+      const queue = stack.producers.queue('analysis');
       const again = await queue.add(
         'analysis',
         { auditId },
@@ -129,7 +128,7 @@ describe('analysis job, heuristic provider', () => {
         storefront: 'us',
         appStoreUrl: 'https://apps.apple.com/us/app/id1?platform=iphone',
       };
-      const auditId = await enqueueAudit(database.db, stack.flows, userId, {
+      const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: unknown,
         competitors: [INSTAGRAM],
         keywords: '',
@@ -145,7 +144,7 @@ describe('analysis job, heuristic provider', () => {
         error: 'App not found in the US App Store',
         result: null,
       });
-      const scrape = new Queue('scrape', { connection: stack.redis, prefix: redis.prefix });
+      const scrape = stack.producers.queue('scrape');
       const child = await scrape.getJob(`${auditId}:scrape:1`);
       expect(child?.attemptsMade).toBe(1);
       expect(await child?.getState()).toBe('failed');
@@ -178,7 +177,7 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
     const stack = await startStack(database, redis, openAiEnv(llm.baseURL));
     try {
       const userId = await insertUser(database.db, 'd@example.com');
-      const auditId = await enqueueAudit(database.db, stack.flows, userId, {
+      const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [INSTAGRAM],
         keywords: '',
@@ -252,7 +251,7 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
     const stack = await startStack(database, redis, openAiEnv(llm.baseURL));
     try {
       const userId = await insertUser(database.db, 'e@example.com');
-      const auditId = await enqueueAudit(database.db, stack.flows, userId, {
+      const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [],
         keywords: '',
@@ -264,10 +263,7 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
       expect(llm.requests.filter((r) => r.schema === 'structured_analysis')).toHaveLength(2);
       const row = await findAudit(database.db, auditId);
       expect(row).toMatchObject({ status: 'failed', error: message, result: null });
-      const job = await new Queue('analysis', {
-        connection: stack.redis,
-        prefix: redis.prefix,
-      }).getJob(`${auditId}:analysis:all`);
+      const job = await stack.producers.queue('analysis').getJob(`${auditId}:analysis:all`);
       expect(job?.attemptsMade).toBe(1);
     } finally {
       await stack.close();
@@ -287,7 +283,7 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
     const stack = await startStack(database, redis, openAiEnv(llm.baseURL));
     try {
       const userId = await insertUser(database.db, 'f@example.com');
-      const auditId = await enqueueAudit(database.db, stack.flows, userId, {
+      const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [],
         keywords: '',
@@ -300,10 +296,7 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
       const row = await findAudit(database.db, auditId);
       expect(row?.status).toBe('done');
       // The rate-limited run did not use up an attempt.
-      const job = await new Queue('analysis', {
-        connection: stack.redis,
-        prefix: redis.prefix,
-      }).getJob(`${auditId}:analysis:all`);
+      const job = await stack.producers.queue('analysis').getJob(`${auditId}:analysis:all`);
       expect(job?.attemptsMade).toBe(1);
     } finally {
       await stack.close();

@@ -1,10 +1,9 @@
 import { describe, expect } from 'vitest';
-import { FlowProducer, Queue } from 'bullmq';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { it } from '@aso/testkit/vitest';
 import { findAudit, insertAudit, type Db } from '@aso/db';
-import { analysisJobId, createRedis, scrapeJobId } from '@aso/queue';
+import { analysisJobId, createRedis, Producers, scrapeJobId } from '@aso/queue';
 import { deletePrefix } from '@aso/testkit';
 import { createAuditRecovery } from '../src/audit-recovery';
 import {
@@ -40,9 +39,9 @@ describe('recovery of audits whose jobs were lost', () => {
     redis,
   }) => {
     const conn = createRedis(redis.url, { role: 'worker' });
-    const flows = new FlowProducer({ connection: conn, prefix: redis.prefix });
-    const analysis = new Queue('analysis', { connection: conn, prefix: redis.prefix });
-    const scrape = new Queue('scrape', { connection: conn, prefix: redis.prefix });
+    const producers = new Producers(conn, redis.prefix);
+    const analysis = producers.queue('analysis');
+    const scrape = producers.queue('scrape');
     const db = database.db;
     try {
       const userId = await insertUser(db, 'recovery@example.com');
@@ -51,7 +50,7 @@ describe('recovery of audits whose jobs were lost', () => {
       const recent = await auditRow(db, userId, 0, inputs);
       const stale = await auditRow(db, userId, 60 * MINUTE_MS, inputs);
       const unreadable = await auditRow(db, userId, MINUTE_MS, { main: 'nonsense' });
-      const live = await enqueueAudit(db, flows, userId, inputs);
+      const live = await enqueueAudit(db, producers, userId, inputs);
       await sql`update audits set created_at = now() - interval '1 minute' where id = ${live}`.execute(
         db,
       );
@@ -60,8 +59,7 @@ describe('recovery of audits whose jobs were lost', () => {
 
       const recover = createAuditRecovery(
         { db, redis: conn, log: pino({ level: 'silent' }) },
-        flows,
-        analysis,
+        producers,
         { minAgeMs: 5_000, maxAgeMs: 30 * MINUTE_MS },
       );
       expect(await recover()).toEqual([lost]);
@@ -83,9 +81,7 @@ describe('recovery of audits whose jobs were lost', () => {
       expect(await recover()).toEqual([]);
       expect(await scrape.getJobCounts('waiting', 'active', 'delayed')).toEqual(before);
     } finally {
-      await flows.close();
-      await analysis.close();
-      await scrape.close();
+      await producers.close();
       conn.disconnect();
     }
   });
@@ -105,11 +101,11 @@ describe('recovery of audits whose jobs were lost', () => {
       const userId = await insertUser(db, 'wiped@example.com');
       // Queued while the analysis queue is paused, then every key of the prefix is deleted:
       // what a Redis restart without persistence leaves behind.
-      const analysis = new Queue('analysis', { connection: stack.redis, prefix: redis.prefix });
+      const analysis = stack.producers.queue('analysis');
       await analysis.pause();
-      const scrape = new Queue('scrape', { connection: stack.redis, prefix: redis.prefix });
+      const scrape = stack.producers.queue('scrape');
       await scrape.pause();
-      const auditId = await enqueueAudit(db, stack.flows, userId, {
+      const auditId = await enqueueAudit(db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [],
         keywords: '',
@@ -121,8 +117,6 @@ describe('recovery of audits whose jobs were lost', () => {
       expect(eventsOf(entries, 'complete')).toHaveLength(1);
       expect(eventsOf(entries, 'error')).toHaveLength(0);
       expect((await findAudit(db, auditId))?.status).toBe('done');
-      await analysis.close();
-      await scrape.close();
     } finally {
       await stack.close();
     }

@@ -1,11 +1,16 @@
 import { describe, expect } from 'vitest';
-import { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { it } from '@aso/testkit/vitest';
 import { findAudit, insertAudit, type Db } from '@aso/db';
-import { analysisJobId, ProgressBus, UnrecoverableError } from '@aso/queue';
+import {
+  analysisJobId,
+  createRedis,
+  createTypedWorker,
+  ProgressBus,
+  Producers,
+  UnrecoverableError,
+} from '@aso/queue';
 import { GENERIC_FAILURE } from '../src/audit-failure.hook';
 import { createStaleAuditSweep } from '../src/stale-audit.sweep';
 import { eventsOf, insertUser, SPOTIFY } from './analysis.helpers';
@@ -32,9 +37,10 @@ describe('sweep of audits whose analysis ended without finishing them', () => {
     database,
     redis,
   }) => {
-    const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const conn = createRedis(redis.url, { role: 'worker' });
     const bus = new ProgressBus(conn, { prefix: redis.prefix });
-    const queue = new Queue('analysis', { connection: conn, prefix: redis.prefix });
+    const producers = new Producers(conn, redis.prefix);
+    const queue = producers.queue('analysis');
     const db = database.db;
     try {
       const userId = await insertUser(db, 'sweep@example.com');
@@ -50,22 +56,27 @@ describe('sweep of audits whose analysis ended without finishing them', () => {
         failedReason: 'App not found in the US App Store',
         data: JSON.stringify({ role: 'competitor', appId: '999' }),
       });
-      const workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
-      const failing = new Worker(
+      const workerConn = createRedis(redis.url, { role: 'worker' });
+      const failing = createTypedWorker(
         'analysis',
-        async () => {
-          throw new UnrecoverableError(`child ${childKey} failed`);
+        {
+          analysis: async () => {
+            throw new UnrecoverableError(`child ${childKey} failed`);
+          },
         },
-        { connection: workerConn, prefix: redis.prefix, autorun: false },
+        { connection: workerConn, prefix: redis.prefix },
       );
       const failed = new Promise((resolve) => failing.once('failed', resolve));
-      await queue.add('analysis', { auditId: failedChild }, { jobId: analysisJobId(failedChild) });
-      void failing.run();
+      await producers.add(
+        'analysis',
+        { auditId: failedChild },
+        { jobId: analysisJobId(failedChild) },
+      );
       await failed;
       await failing.close();
       workerConn.disconnect();
       // A job still waiting for a worker: its audit can still finish.
-      await queue.add('analysis', { auditId: waiting }, { jobId: analysisJobId(waiting) });
+      await producers.add('analysis', { auditId: waiting }, { jobId: analysisJobId(waiting) });
 
       const sweep = createStaleAuditSweep(
         { db, redis: conn, bus, log: pino({ level: 'silent' }) },
@@ -93,7 +104,7 @@ describe('sweep of audits whose analysis ended without finishing them', () => {
       expect(await sweep()).toBe(0);
       expect(eventsOf(await bus.read(gone), 'error')).toHaveLength(1);
     } finally {
-      await queue.close();
+      await producers.close();
       conn.disconnect();
     }
   });

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect } from 'vitest';
-import { Redis } from 'ioredis';
+import { createRedis } from '@aso/queue';
 import type { LightMyRequestResponse } from 'fastify';
 import { ZCheckAdminAnswer, ZErrorBody, ZSessionAnswer, type TErrorBody } from '@aso/contracts';
 import { it } from '@aso/testkit/vitest';
@@ -121,7 +121,7 @@ describe('rate limits', () => {
         /Invalid/,
       );
       // The email is not written to Redis in clear.
-      const r = new Redis(redis.url);
+      const r = createRedis(redis.url, { role: 'producer' });
       try {
         const keys = await r.keys(`${redis.prefix}:ratelimit:*`);
         expect(keys.some((k) => k.includes('auth:email:'))).toBe(true);

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { Redis } from 'ioredis';
+import { createRedis } from '@aso/queue';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { ZErrorBody, ZGenerateCodeAnswer, type TAccessCode, type TErrorBody } from '@aso/contracts';
 import type { TestDatabase } from '@aso/testkit';
@@ -86,7 +86,7 @@ export function expectError(
 
 /** Deletes every rate-limit counter under `prefix` (a new window for every key). */
 export async function clearRateLimits(redisUrl: string, prefix: string): Promise<number> {
-  const r = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  const r = createRedis(redisUrl, { role: 'producer' });
   try {
     let cursor = '0';
     let deleted = 0;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { sql } from 'kysely';
-import { Queue, QueueEvents } from 'bullmq';
 import {
   DASHBOARD_NAMING_MESSAGE,
   ZDashboard,
@@ -9,7 +8,8 @@ import {
   type TDashboardConfig,
   type TMergedData,
 } from '@aso/contracts';
-import { JOBS, QUEUES } from '@aso/queue';
+import { QUEUES } from '@aso/queue';
+import { openTestQueues } from '@aso/testkit';
 import { expectError } from './access.fixtures';
 import { createUser, it, SAMPLES, uploadSample } from './analytics.helpers';
 
@@ -313,25 +313,18 @@ describe('expiry', () => {
     expect(await count('uploads', 'dataset_id', expired.downloadId)).toBe(2);
 
     // The worker registered the hourly scheduler; run one cleanup job now through the queue.
-    const queue = new Queue(QUEUES.maintenance, {
-      connection: { url: redis.url },
-      prefix: redis.prefix,
-    });
-    const events = new QueueEvents(QUEUES.maintenance, {
-      connection: { url: redis.url },
-      prefix: redis.prefix,
-    });
+    const queues = openTestQueues(redis);
     try {
-      await events.waitUntilReady();
+      const queue = queues.producers.queue(QUEUES.maintenance);
+      const events = await queues.events(QUEUES.maintenance);
       const schedulers = await queue.getJobSchedulers();
       expect(schedulers.map((s) => ({ key: s.key, every: s.every }))).toEqual([
         { key: 'cleanup-expired-hourly', every: 3_600_000 },
       ]);
-      const job = await queue.add('cleanup-expired', {}, JOBS['cleanup-expired'].options);
+      const job = await queues.producers.add('cleanup-expired', {});
       expect(await job.waitUntilFinished(events, 30_000)).toEqual({ datasets: 1, uploads: 3 });
     } finally {
-      await events.close();
-      await queue.close();
+      await queues.close();
     }
 
     expect(await count('datasets', 'id', expired.downloadId)).toBe(0);

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
-import { Queue } from 'bullmq';
 import { QUEUES } from '@aso/queue';
+import { openTestQueues } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import { expectError } from './access.fixtures';
 import { createUser, sampleParts, SAMPLES, startAnalyticsEnv, upload } from './analytics.helpers';
@@ -15,10 +15,8 @@ describe('upload wait bound', () => {
       worker: false,
       api: { UPLOAD_WAIT_MS: '1000' },
     });
-    const queue = new Queue(QUEUES.csvMerge, {
-      connection: { url: redis.url },
-      prefix: redis.prefix,
-    });
+    const queues = openTestQueues(redis);
+    const queue = queues.producers.queue(QUEUES.csvMerge);
     try {
       const user = await createUser(database.db, 'slow@example.com');
       const started = Date.now();
@@ -44,7 +42,7 @@ describe('upload wait bound', () => {
         'Merging the files took too long; please try again',
       );
     } finally {
-      await queue.close();
+      await queues.close();
       await env.close();
     }
   });

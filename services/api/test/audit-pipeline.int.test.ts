@@ -3,14 +3,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { it } from '@aso/testkit/vitest';
 import { primaryScreenshotUrls, startReplayServer } from '@aso/appstore/node';
 import { STEP_IDS, ZAppListing, ZAudit, ZRecommendation, type TAppListing } from '@aso/contracts';
 import type { Db } from '@aso/db';
-import { ProgressBus } from '@aso/queue';
+import { createRedis, ProgressBus, Producers } from '@aso/queue';
 import { parseWorkerEnv as parseScraperEnv } from '../../scraper/src/env';
 import { startScraper } from '../../scraper/src/service';
 import { parseCliEnv } from '../src/cli/env';
@@ -247,7 +245,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
   }) => {
     const api = await startApi(database, redis);
     const workers = await startWorkers(database, redis);
-    const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const conn = createRedis(redis.url, { role: 'worker' });
     try {
       const a = await createUser(database.db, 'unknown@example.com');
       const id = await analyze(api, a, {
@@ -270,7 +268,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
         error: 'App not found in the US App Store',
         structuredAnalysis: null,
       });
-      const scrape = new Queue('scrape', { connection: conn, prefix: redis.prefix });
+      const scrape = new Producers(conn, redis.prefix).queue('scrape');
       const job = await scrape.getJob(`${id}:scrape:999999999`);
       expect(await job?.getState()).toBe('failed');
       expect(job?.attemptsMade).toBe(1);
@@ -357,7 +355,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
   }) => {
     const api = await startApi(database, redis);
     const workers = await startWorkers(database, redis);
-    const conn = new Redis(redis.url);
+    const conn = createRedis(redis.url, { role: 'producer' });
     try {
       const a = await createUser(database.db, 'twice@example.com');
       const body = { appStoreUrl: TIKTOK_URL, competitorUrl1: SPOTIFY_URL };
@@ -418,7 +416,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
       env,
       stdio: 'ignore',
     });
-    const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const conn = createRedis(redis.url, { role: 'worker' });
     let rescuer: Awaited<ReturnType<typeof startScraper>> | null = null;
     try {
       const a = await createUser(database.db, 'killed@example.com');
@@ -463,9 +461,9 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
         .where('id', '=', id)
         .executeTakeFirstOrThrow();
       expect(row.status).toBe('done');
-      const job = await new Queue('scrape', { connection: conn, prefix: redis.prefix }).getJob(
-        `${id}:scrape:1570215232`,
-      );
+      const job = await new Producers(conn, redis.prefix)
+        .queue('scrape')
+        .getJob(`${id}:scrape:1570215232`);
       expect(await job?.getState()).toBe('completed');
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

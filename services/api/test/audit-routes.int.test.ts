@@ -1,9 +1,7 @@
 import { describe, expect, vi } from 'vitest';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { it } from '@aso/testkit/vitest';
 import { ANALYZE_URL_ERROR, ZAudit, type TBusEvent } from '@aso/contracts';
-import { ProgressBus } from '@aso/queue';
+import { createRedis, ProgressBus, Producers } from '@aso/queue';
 import { readSse, type TSseMessage } from '@aso/api-client';
 import { appStep, at, step } from './bus-event.builders';
 import {
@@ -25,7 +23,7 @@ describe('POST /api/analyze', () => {
     redis,
   }) => {
     const api = await startApi(database, redis, { ANALYZE_RATE_LIMIT_PER_MIN: '3' });
-    const queueConn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const queueConn = createRedis(redis.url, { role: 'worker' });
     try {
       const a = await createUser(database.db, 'a@example.com');
       const post = (
@@ -106,8 +104,9 @@ describe('POST /api/analyze', () => {
       });
 
       // One flow: the analysis parent waits for one scrape child per app (no worker runs here).
-      const analysis = new Queue('analysis', { connection: queueConn, prefix: redis.prefix });
-      const scrape = new Queue('scrape', { connection: queueConn, prefix: redis.prefix });
+      const producers = new Producers(queueConn, redis.prefix);
+      const analysis = producers.queue('analysis');
+      const scrape = producers.queue('scrape');
       const parent = await analysis.getJob(`${id}:analysis:all`);
       expect(parent?.data).toEqual({ auditId: id });
       expect(await parent?.getState()).toBe('waiting-children');
@@ -310,7 +309,7 @@ describe('GET /api/progress (SSE relay of recorded events)', () => {
     redis,
   }) => {
     const api = await startApi(database, redis);
-    const conn = new Redis(redis.url);
+    const conn = createRedis(redis.url, { role: 'producer' });
     const bus = new ProgressBus(conn, { prefix: redis.prefix });
     try {
       const a = await createUser(database.db, 'sse@example.com');
@@ -396,7 +395,7 @@ describe('GET /api/progress (SSE relay of recorded events)', () => {
     redis,
   }) => {
     const api = await startApi(database, redis);
-    const conn = new Redis(redis.url);
+    const conn = createRedis(redis.url, { role: 'producer' });
     const bus = new ProgressBus(conn, { prefix: redis.prefix });
     try {
       const a = await createUser(database.db, 'sse-shared@example.com');

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { Queue, QueueEvents, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { createRedis, createTypedWorker, QUEUES } from '@aso/queue';
+import { openTestQueues } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import { createJobPause } from '../src/job-pause';
 
@@ -10,31 +9,36 @@ describe('createJobPause (docs/BENCHMARKS.md)', () => {
   it("extends a running job's lock in Redis beyond the worker's own lock duration", async ({
     redis,
   }) => {
-    const name = `test-${randomUUID()}`;
-    const connection = { url: redis.url };
-    const queue = new Queue(name, { connection, prefix: redis.prefix });
-    const events = new QueueEvents(name, { connection, prefix: redis.prefix });
-    const client = new Redis(redis.url);
+    const name = QUEUES.csvMerge;
+    const queues = openTestQueues(redis);
+    const connection = createRedis(redis.url, { role: 'worker' });
+    const client = createRedis(redis.url, { role: 'producer' });
     const seen: { before: number; after: number; again: number }[] = [];
-    const worker = new Worker(
+    const worker = createTypedWorker(
       name,
-      async (job) => {
-        const lockKey = `${redis.prefix}:${name}:${job.id}:lock`;
-        const before = await client.pttl(lockKey);
-        const pause = createJobPause(job, 60_000, pino({ level: 'silent' }));
-        await pause();
-        const after = await client.pttl(lockKey);
-        // Within a third of the lock duration the next pause only yields.
-        await client.pexpire(lockKey, 5_000);
-        await pause();
-        seen.push({ before, after, again: await client.pttl(lockKey) });
-        return 'done';
+      {
+        merge: async (_data, job) => {
+          const lockKey = `${redis.prefix}:${name}:${job.id}:lock`;
+          const before = await client.pttl(lockKey);
+          const pause = createJobPause(job, 60_000, pino({ level: 'silent' }));
+          await pause();
+          const after = await client.pttl(lockKey);
+          // Within a third of the lock duration the next pause only yields.
+          await client.pexpire(lockKey, 5_000);
+          await pause();
+          seen.push({ before, after, again: await client.pttl(lockKey) });
+          return 'done';
+        },
       },
       { connection, prefix: redis.prefix, lockDuration: 2_000 },
     );
     try {
-      await events.waitUntilReady();
-      const job = await queue.add('long-merge', {});
+      const events = await queues.events(name);
+      const job = await queues.producers.add('merge', {
+        userId: 'u',
+        conversionUploadId: null,
+        redownloadsUploadId: null,
+      });
       expect(await job.waitUntilFinished(events, 20_000)).toBe('done');
       expect(seen).toHaveLength(1);
       expect(seen[0]!.before).toBeLessThanOrEqual(2_000);
@@ -42,8 +46,8 @@ describe('createJobPause (docs/BENCHMARKS.md)', () => {
       expect(seen[0]!.again).toBeLessThanOrEqual(5_000);
     } finally {
       await worker.close();
-      await events.close();
-      await queue.close();
+      await queues.close();
+      connection.disconnect();
       client.disconnect();
     }
   });

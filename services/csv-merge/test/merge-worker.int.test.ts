@@ -3,7 +3,6 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect } from 'vitest';
 import { sql } from 'kysely';
-import { Queue, QueueEvents } from 'bullmq';
 import { pino } from 'pino';
 import { ZMergedData } from '@aso/contracts';
 import { text } from 'node:stream/consumers';
@@ -15,7 +14,15 @@ import {
   storeDataset,
   type Db,
 } from '@aso/db';
-import { JOBS, QUEUES, type TMergeJob, type WorkerService } from '@aso/queue';
+import {
+  QUEUES,
+  type Producers,
+  type Queue,
+  type QueueEvents,
+  type TMergeJob,
+  type WorkerService,
+} from '@aso/queue';
+import { openTestQueues } from '@aso/testkit';
 import { it as integrationIt } from '@aso/testkit/vitest';
 import { parseWorkerEnv } from '../src/env';
 import { mergeKeyOf, THREAD_MIN_BYTES } from '../src/merge.handler';
@@ -35,6 +42,7 @@ interface Harness {
   service: WorkerService;
   /** The worker's log lines (level info and up), parsed. */
   logs: Record<string, unknown>[];
+  producers: Producers;
   queue: Queue;
   maintenance: Queue;
   events: QueueEvents;
@@ -67,24 +75,23 @@ async function startHarness(
     }),
     { handleSignals: false, log },
   );
-  const connection = { url: redis.url };
-  const queue = new Queue(QUEUES.csvMerge, { connection, prefix: redis.prefix });
-  const maintenance = new Queue(QUEUES.maintenance, { connection, prefix: redis.prefix });
-  const events = new QueueEvents(QUEUES.csvMerge, { connection, prefix: redis.prefix });
-  const maintenanceEvents = new QueueEvents(QUEUES.maintenance, {
-    connection,
-    prefix: redis.prefix,
-  });
-  await Promise.all([events.waitUntilReady(), maintenanceEvents.waitUntilReady()]);
+  const queues = openTestQueues(redis);
+  const queue = queues.producers.queue(QUEUES.csvMerge);
+  const maintenance = queues.producers.queue(QUEUES.maintenance);
+  const [events, maintenanceEvents] = await Promise.all([
+    queues.events(QUEUES.csvMerge),
+    queues.events(QUEUES.maintenance),
+  ]);
   return {
     service,
     logs,
+    producers: queues.producers,
     queue,
     maintenance,
     events,
     maintenanceEvents,
     async merge(data) {
-      const job = await queue.add('merge', data, JOBS.merge.options);
+      const job = await queues.producers.add('merge', data);
       let value: unknown = null;
       let failedReason: string | null = null;
       try {
@@ -96,10 +103,7 @@ async function startHarness(
       return { value, failedReason, attemptsMade: fresh?.attemptsMade ?? -1 };
     },
     async close() {
-      await events.close();
-      await maintenanceEvents.close();
-      await queue.close();
-      await maintenance.close();
+      await queues.close();
       await service.close();
     },
   };
@@ -500,11 +504,7 @@ describe('cleanup-expired job', () => {
       .execute();
     expect(dueUploads.length).toBeGreaterThanOrEqual(1);
 
-    const job = await worker.maintenance.add(
-      'cleanup-expired',
-      {},
-      JOBS['cleanup-expired'].options,
-    );
+    const job = await worker.producers.add('cleanup-expired', {});
     // 2 expired datasets with 3 uploads (their own expiry is later), plus the uploads past theirs.
     expect(await job.waitUntilFinished(worker.maintenanceEvents, 30_000)).toEqual({
       datasets: 2,

@@ -20,7 +20,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Queue, QueueEvents, type Job } from 'bullmq';
 import { describe, expect } from 'vitest';
 import { it as integrationIt } from '@aso/testkit/vitest';
 import {
@@ -39,7 +38,17 @@ import {
   listSnapshotHistory,
   type Db,
 } from '@aso/db';
-import { createRedis, JOBS, ProgressBus, type TScrapeJob, type WorkerService } from '@aso/queue';
+import {
+  createRedis,
+  JOBS,
+  ProgressBus,
+  scrapeJobId,
+  type Job,
+  type Queue,
+  type TScrapeJob,
+  type WorkerService,
+} from '@aso/queue';
+import { openTestQueues } from '@aso/testkit';
 import { parseWorkerEnv } from '../src/env';
 import { startScraper } from '../src/service';
 import { constructLookupUpdate, CONSTRUCTED_UPDATE } from './fixtures/constructed-lookup-update';
@@ -140,11 +149,11 @@ async function startHarness(opts: {
     APP_STORE_ORIGIN: store.url,
   });
   const service: WorkerService = await startScraper(env, { handleSignals: false });
-  const conns = [0, 1, 2].map(() => createRedis(opts.redisUrl, { role: 'worker' }));
-  const queue = new Queue(JOBS.scrape.queue, { connection: conns[0]!, prefix: opts.prefix });
-  const events = new QueueEvents(JOBS.scrape.queue, { connection: conns[1]!, prefix: opts.prefix });
-  await events.waitUntilReady();
-  const bus = new ProgressBus(conns[2]!, { prefix: opts.prefix });
+  const queues = openTestQueues({ url: opts.redisUrl, prefix: opts.prefix });
+  const queue = queues.producers.queue(JOBS.scrape.queue);
+  const events = await queues.events(JOBS.scrape.queue);
+  const busConnection = createRedis(opts.redisUrl, { role: 'worker' });
+  const bus = new ProgressBus(busConnection, { prefix: opts.prefix });
 
   const extra: WorkerService[] = [];
   const harness: Harness = {
@@ -167,10 +176,7 @@ async function startHarness(opts: {
         appStoreUrl: buildAppStoreUrl(overrides.appId, overrides.storefront ?? 'us'),
         ...overrides,
       };
-      return queue.add('scrape', data, {
-        ...JOBS.scrape.options,
-        jobId: `${auditId}:scrape:${data.appId}`,
-      });
+      return queues.producers.add('scrape', data, { jobId: scrapeJobId(auditId, data.appId) });
     },
     async run(overrides) {
       return harness.settle(await harness.add(overrides));
@@ -193,9 +199,8 @@ async function startHarness(opts: {
     async close() {
       await Promise.all(extra.map((w) => w.close()));
       await service.close();
-      await events.close();
-      await queue.close();
-      conns.forEach((c) => c.disconnect());
+      await queues.close();
+      busConnection.disconnect();
       await store.close();
     },
   };

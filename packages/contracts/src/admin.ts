@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZAppId, ZIsoDateTime, ZUuid } from './common';
+import { ZAppId, ZIsoDateTime, ZText, ZUuid } from './common';
 
 /**
  * An access code as admins see it (spec section 3: Access code). `code` is the canonical
@@ -47,7 +47,7 @@ export type TGenerateCodeAnswer = z.infer<typeof ZGenerateCodeAnswer>;
 
 /** Path of `DELETE /api/admin/codes/{code}` (any case, dashes optional). */
 export const ZAdminCodeParams = z.object({
-  code: z.string().trim().min(1, 'code is required').max(64),
+  code: ZText.trim().min(1, 'code is required').max(64),
 });
 
 /**

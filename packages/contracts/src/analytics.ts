@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZText } from './common';
 
 /**
  * Schemas of the analytics dashboard (spec sections 3, 5, 7 and 9; DESIGN section 3):
@@ -7,16 +8,14 @@ import { z } from 'zod';
  */
 
 /** Calendar day `YYYY-MM-DD` (no time, no zone). */
-export const ZIsoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a calendar day YYYY-MM-DD')
-  .refine((value) => {
-    const [y, m, d] = value.split('-').map(Number) as [number, number, number];
-    const probe = new Date(Date.UTC(y, m - 1, d));
-    return (
-      probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d
-    );
-  }, 'not a real calendar day');
+export const ZIsoDay = ZText.regex(
+  /^\d{4}-\d{2}-\d{2}$/,
+  'expected a calendar day YYYY-MM-DD',
+).refine((value) => {
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  const probe = new Date(Date.UTC(y, m - 1, d));
+  return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d;
+}, 'not a real calendar day');
 export type TIsoDay = z.infer<typeof ZIsoDay>;
 
 /** Inclusive range of calendar days; `start` <= `end` (spec section 4: Date range). */
@@ -352,8 +351,8 @@ export type TKpiReport = z.infer<typeof ZKpiReport>;
 
 /** `configJson` of a dashboard created from an upload. */
 export const ZDashboardConfig = z.object({
-  downloadId: z.string().min(1),
-  headers: z.array(z.string()),
+  downloadId: ZText.min(1),
+  headers: z.array(ZText),
   totalRows: z.number().int().nonnegative(),
   createdFrom: z.literal('csv_upload'),
 });
@@ -383,9 +382,9 @@ export const DASHBOARD_NAMING_MESSAGE =
  * so that their absence answers 400 with {@link DASHBOARD_NAMING_MESSAGE}.
  */
 export const ZCreateDashboardBody = z.object({
-  sessionId: z.string().optional(),
-  appName: z.string().nullish(),
-  territory: z.string().nullish(),
+  sessionId: ZText.optional(),
+  appName: ZText.nullish(),
+  territory: ZText.nullish(),
   configJson: ZDashboardConfig,
 });
 export type TCreateDashboardBody = z.infer<typeof ZCreateDashboardBody>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZText } from './common';
 import { ZAppListing, ZStoreData } from './listing';
 
 /** Keyword/metadata text limit in characters (spec section 5 and 9). */
@@ -12,14 +13,14 @@ export const MAX_COMPETITORS = 3;
  */
 export const ZAnalyzeRequest = z.object({
   // Emptiness is judged with the URL rules so the answer carries the spec's message.
-  appStoreUrl: z.string().max(2048, 'appStoreUrl is too long'),
-  keywords: z
-    .string()
-    .max(KEYWORDS_MAX_CHARS, `keywords must be at most ${KEYWORDS_MAX_CHARS} characters`)
-    .nullish(),
-  competitorUrl1: z.string().max(2048).nullish(),
-  competitorUrl2: z.string().max(2048).nullish(),
-  competitorUrl3: z.string().max(2048).nullish(),
+  appStoreUrl: ZText.max(2048, 'appStoreUrl is too long'),
+  keywords: ZText.max(
+    KEYWORDS_MAX_CHARS,
+    `keywords must be at most ${KEYWORDS_MAX_CHARS} characters`,
+  ).nullish(),
+  competitorUrl1: ZText.max(2048).nullish(),
+  competitorUrl2: ZText.max(2048).nullish(),
+  competitorUrl3: ZText.max(2048).nullish(),
 });
 export type TAnalyzeRequest = z.infer<typeof ZAnalyzeRequest>;
 
@@ -212,18 +213,14 @@ export const SAVED_AUDIT_NAME_MAX_CHARS = 200;
  * missing or blank the server builds it the same way. `storefront` is two letters, default 'us'.
  */
 export const ZSaveAuditBody = z.object({
-  auditId: z.string().min(1, 'auditId is required'),
-  name: z
-    .string()
-    .trim()
+  auditId: ZText.min(1, 'auditId is required'),
+  name: ZText.trim()
     .max(
       SAVED_AUDIT_NAME_MAX_CHARS,
       `name must be at most ${SAVED_AUDIT_NAME_MAX_CHARS} characters`,
     )
     .optional(),
-  storefront: z
-    .string()
-    .trim()
+  storefront: ZText.trim()
     .toLowerCase()
     .regex(/^[a-z]{2}$/, 'storefront must be a two-letter storefront code such as "us"')
     .default('us'),
@@ -243,10 +240,8 @@ export type TSavedAudit = z.infer<typeof ZSavedAudit>;
 export const FEEDBACK_MAX_CHARS = 5000;
 /** Body of `POST /api/feedback`. */
 export const ZFeedbackBody = z.object({
-  auditId: z.string().min(1),
-  feedback: z
-    .string()
-    .trim()
+  auditId: ZText.min(1),
+  feedback: ZText.trim()
     .min(1, 'Please enter your feedback before submitting.')
     .max(FEEDBACK_MAX_CHARS, `feedback must be at most ${FEEDBACK_MAX_CHARS} characters`),
 });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ZIsoDateTime } from './common';
+import { text, ZIsoDateTime } from './common';
 
 /** `'<field> is required'` when absent, `'<field> must be text'` for any other non-string. */
 const requiredString = (field: string) =>
-  z.string({
+  text({
     error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be text`),
   });
 

@@ -1,5 +1,32 @@
 import { z } from 'zod';
 
+/** A UTF-16 surrogate that is not part of a pair. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why {@link ZText} refuses a string (prefixed with the field by the gateway). */
+export const TEXT_ERROR = 'must not contain NUL characters or unpaired surrogates';
+
+/**
+ * True when `s` can be stored and sent on as text: no NUL (PostgreSQL's text and JSON types
+ * cannot hold U+0000) and no unpaired UTF-16 surrogate (not Unicode: PostgreSQL refuses it in
+ * JSON and UTF-8 encoding would silently replace it).
+ */
+export function isStorableText(s: string): boolean {
+  return !s.includes('\u0000') && !LONE_SURROGATE.test(s);
+}
+
+/**
+ * The string type of every value the API accepts (bodies, path parameters, query strings):
+ * a string refused with 400 {@link TEXT_ERROR} when it holds a NUL or an unpaired surrogate
+ * ({@link isStorableText}). Chain the usual string checks after it (`ZText.trim().max(100)`);
+ * `text({ error })` takes zod's string parameters (e.g. a custom "required" message).
+ */
+export const text = (params?: Parameters<typeof z.string>[0]) =>
+  z.string(params).refine(isStorableText, TEXT_ERROR);
+
+/** See {@link text}. */
+export const ZText = text();
+
 /** ISO 8601 timestamp string (UTC), e.g. `2026-11-21T09:00:00.000Z`. */
 export const ZIsoDateTime = z.string().datetime({ offset: true });
 
@@ -7,10 +34,10 @@ export const ZIsoDateTime = z.string().datetime({ offset: true });
 export const ZUuid = z.string().uuid();
 
 /** Numeric App Store app id (the digits after `id` in a store URL), kept as a string. */
-export const ZAppId = z.string().regex(/^\d+$/, 'app id must be digits');
+export const ZAppId = ZText.regex(/^\d+$/, 'app id must be digits');
 
 /** Two-letter lower-case storefront code (spec section 3: Saved audit, default 'us'). */
-export const ZStorefront = z.string().regex(/^[a-z]{2}$/, 'storefront must be two letters');
+export const ZStorefront = ZText.regex(/^[a-z]{2}$/, 'storefront must be two letters');
 
 /** `{ success: true }` answer of calls that only confirm. */
 export const ZOk = z.object({ success: z.literal(true) });

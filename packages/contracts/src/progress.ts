@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZText } from './common';
 
 /**
  * Client-facing progress step ids, in order (spec section 3, Progress step). The scrape job
@@ -109,4 +110,4 @@ export type TErrorEventData = z.infer<typeof ZErrorEventData>;
 export type TCompleteEventData = z.infer<typeof ZCompleteEventData>;
 
 /** Body of `POST /api/progress/complete` (kept for spec compatibility; answers 204). */
-export const ZProgressCompleteBody = z.object({ sessionId: z.string().min(1) });
+export const ZProgressCompleteBody = z.object({ sessionId: ZText.min(1) });

@@ -1,4 +1,12 @@
-import { Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  sql,
+  type MigrationResultSet,
+  type PostgresPool,
+  type PostgresPoolClient,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { staticMigrationProvider } from './migrations/index';
@@ -57,7 +65,54 @@ export function createDb(url: string, opts: CreateDbOptions = {}): Db {
       'a PostgreSQL connection broke; it was dropped from the pool',
     ),
   );
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: retryingPool(pool) }) });
+}
+
+/**
+ * The pool as kysely uses it (`connect`, `end`), with one difference: the first statement on a
+ * checked-out connection is sent again on a fresh connection when the one handed out turns out
+ * to be dead ({@link isDatabaseUnavailableError}). A connection the server ended while it sat
+ * idle (`pg_terminate_backend`, a restart) can be handed out before pg has read the server's
+ * goodbye; the statement then never ran, so sending it again is safe, and the request does
+ * not fail for a connection that was already gone. Later statements (inside a transaction)
+ * are never repeated.
+ */
+function retryingPool(pool: pg.Pool): PostgresPool {
+  return {
+    // It forwards what kysely calls (`query` with text and values or a cursor, `release`).
+    connect: async () =>
+      new FirstStatementRetry(pool, await pool.connect()) as unknown as PostgresPoolClient,
+    end: () => pool.end(),
+  };
+}
+
+class FirstStatementRetry {
+  private used = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private client: pg.PoolClient,
+  ) {}
+
+  query(...args: unknown[]): unknown {
+    const [text, values] = args;
+    // A cursor (kysely's streaming) or a second statement goes through unchanged.
+    if (this.used || typeof text !== 'string') {
+      this.used = true;
+      return (this.client.query as (...a: unknown[]) => unknown)(...args);
+    }
+    this.used = true;
+    return this.client.query(text, values as unknown[]).catch(async (err: unknown) => {
+      if (!isDatabaseUnavailableError(err)) throw err;
+      this.client.release(err as Error);
+      this.client = await this.pool.connect();
+      return this.client.query(text, values as unknown[]);
+    });
+  }
+
+  release(err?: Error | boolean): void {
+    this.client.release(err);
+  }
 }
 
 /** How long a job that met an unreachable database waits before it runs again (ms). */

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, describe, expect, vi } from 'vitest';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { createDb, isDatabaseUnavailableError } from '@aso/db';
+import { createDb, isDatabaseUnavailableError, type Db } from '@aso/db';
 import { it } from '@aso/testkit/vitest';
 
 /** Ends every session of `database` but the caller's, as an administrator would. */
@@ -29,6 +29,19 @@ async function closedPort(): Promise<number> {
   return typeof addr === 'object' && addr ? addr.port : 1;
 }
 
+/** Resolves once a statement starting with `prefix` runs on the server. */
+async function waitUntilRunning(db: Db, prefix: string): Promise<void> {
+  await vi.waitUntil(
+    async () => {
+      const probe = await sql<{ n: string }>`
+        select count(*) as n from pg_stat_activity
+        where datname = current_database() and query like ${prefix + '%'}`.execute(db);
+      return Number(probe.rows[0]!.n) > 0;
+    },
+    { timeout: 10_000 },
+  );
+}
+
 const opened: { destroy(): Promise<void> }[] = [];
 afterAll(async () => {
   await Promise.all(opened.map((db) => db.destroy()));
@@ -52,28 +65,33 @@ describe('the pool after its connections are dropped', () => {
     expect(rows.rows).toEqual([{ n: 1 }]);
   });
 
-  it('rejects a running query with an error that reads as "database unavailable"', async ({
+  it('sends a statement cut off as the first of its connection again, on a fresh connection', async ({
     database,
   }) => {
     const db = createDb(database.url, { max: 2, log: { warn: () => undefined } });
     opened.push(db);
-    const running = sql`select pg_sleep(30)`.execute(db);
-    const failed = running.then(
-      () => null,
-      (err: unknown) => err,
-    );
-    // Wait until the query runs on the server, then end its session.
-    await vi.waitUntil(
-      async () => {
-        const probe = await sql<{ n: string }>`
-          select count(*) as n from pg_stat_activity
-          where datname = current_database() and query like 'select pg_sleep(30)%'`.execute(
-          database.db,
-        );
-        return Number(probe.rows[0]!.n) > 0;
-      },
-      { timeout: 10_000 },
-    );
+    const running = sql<{ n: number }>`select 7 as n from pg_sleep(1.5)`.execute(db);
+    await waitUntilRunning(database.db, 'select 7 as n from pg_sleep');
+    await terminateSessions(database.url, database.name);
+    expect((await running).rows).toEqual([{ n: 7 }]);
+  });
+
+  it('never repeats a later statement of a transaction: it rejects as "database unavailable"', async ({
+    database,
+  }) => {
+    const db = createDb(database.url, { max: 2, log: { warn: () => undefined } });
+    opened.push(db);
+    const failed = db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        await sql`select pg_sleep(30)`.execute(trx);
+      })
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
+    await waitUntilRunning(database.db, 'select pg_sleep(30)');
     await terminateSessions(database.url, database.name);
     const err = await failed;
     expect(err).toBeInstanceOf(Error);

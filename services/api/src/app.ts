@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TApiEnv } from './env';
 import { errorHandlerPlugin } from './plugins/error-handler.plugin';
+import { answerHeadersPlugin } from './plugins/answer-headers.plugin';
 import { infraPlugin } from './plugins/infra.plugin';
 import { authPlugin } from './plugins/auth.plugin';
 import { rateLimitPlugin } from './plugins/rate-limit.plugin';
@@ -32,6 +33,7 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   fastify.setSerializerCompiler(serializerCompiler);
 
   await fastify.register(errorHandlerPlugin);
+  await fastify.register(answerHeadersPlugin);
   await fastify.register(infraPlugin, { config });
   await fastify.register(rateLimitPlugin);
   await fastify.register(authPlugin);

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { TErrorBody } from '@aso/contracts';
 import { randomUUID } from 'node:crypto';
 import { app } from './app';
 import type { TApiEnv } from './env';
@@ -57,6 +58,12 @@ export async function buildServer(config: TApiEnv): Promise<FastifyInstance> {
     keepAliveTimeout: 72_000,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
+    // A URL whose percent-encoding is not UTF-8 (e.g. a lone surrogate) is refused before
+    // routing: answer it in the API's `{ message, code }` shape too.
+    frameworkErrors: (err, _req, reply) => {
+      const body: TErrorBody = { message: err.message, code: 'BAD_REQUEST' };
+      void (reply as FastifyReply).code(400).type('application/json').send(body);
+    },
   });
   await server.register(app, { config });
   return server;

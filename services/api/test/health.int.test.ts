@@ -130,6 +130,29 @@ describe('health and readiness', () => {
     }
   });
 
+  it('sends nosniff and no-store with JSON answers, errors included', async ({
+    database,
+    redis,
+  }) => {
+    const app = await buildServer(envFor(database.url, redis.url, redis.prefix));
+    try {
+      for (const [url, status] of [
+        ['/api/check-access', 200],
+        ['/api/me', 401],
+        ['/api/nope', 404],
+        ['/readyz', 200],
+      ] as const) {
+        const res = await app.inject({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(status);
+        expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+        expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+        expect(res.headers['cache-control'], url).toBe('no-store');
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   it('answers unknown routes and errors as { message, code }', async ({ database, redis }) => {
     const app = await buildServer(envFor(database.url, redis.url, redis.prefix));
     try {

@@ -11,6 +11,7 @@ import {
   ZKpiReport,
   ZReportQuery,
   ZUploadResult,
+  ZText,
 } from '@aso/contracts';
 import { JobWaiter, QUEUES } from '@aso/queue';
 import { currentUser } from '../plugins/auth.plugin';
@@ -27,7 +28,7 @@ import { DatasetCache } from '../services/dataset.cache';
 import { mergeUploads } from '../services/upload-merge.service';
 import { receiveUploads, UPLOAD_MULTIPART_LIMITS } from '../services/upload.service';
 
-const ZDownloadParams = z.object({ downloadId: z.string().min(1).max(64) });
+const ZDownloadParams = z.object({ downloadId: ZText.min(1).max(64) });
 
 /** Content type of JSON answers (what Fastify sets for a serialized one). */
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -40,7 +41,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 const untyped = (reply: unknown): FastifyReply => reply as FastifyReply;
 
-const ZIdParams = z.object({ id: z.string().min(1).max(64) });
+const ZIdParams = z.object({ id: ZText.min(1).max(64) });
 
 /**
  * Analytics routes (spec section 7; DESIGN section 3), under

@@ -9,6 +9,7 @@ import {
   ZFeedbackBody,
   ZSaveAuditBody,
   ZSavedAudit,
+  ZText,
 } from '@aso/contracts';
 import { findAudit, findOwnedAudit } from '@aso/db';
 import { currentUser, presentedAdminCode } from '../plugins/auth.plugin';
@@ -24,8 +25,8 @@ import {
   toAudit,
 } from '../services/audit.service';
 
-const ZIdParams = z.object({ id: z.string().min(1).max(64) });
-const ZAuditIdParams = z.object({ auditId: z.string().min(1).max(64) });
+const ZIdParams = z.object({ id: ZText.min(1).max(64) });
+const ZAuditIdParams = z.object({ auditId: ZText.min(1).max(64) });
 
 /**
  * Audit routes (spec section 7), under `/api`:

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZProgressCompleteBody } from '@aso/contracts';
+import { ZProgressCompleteBody, ZText } from '@aso/contracts';
 import { findOwnedAudit } from '@aso/db';
 import { currentUser } from '../plugins/auth.plugin';
 import { notFound } from '../lib/app-error';
@@ -9,8 +9,8 @@ import { streamProgress } from '../services/progress.stream';
 
 /** Query of `GET /api/progress`: the audit, and a resume position for clients that cannot send headers. */
 export const ZProgressQuery = z.object({
-  auditId: z.string().min(1, 'auditId is required'),
-  lastEventId: z.string().max(64).optional(),
+  auditId: ZText.min(1, 'auditId is required'),
+  lastEventId: ZText.max(64).optional(),
 });
 
 /**

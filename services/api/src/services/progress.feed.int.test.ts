@@ -199,6 +199,31 @@ describe('progress feeds (one per audit, shared by its SSE clients)', () => {
     expect(subscriber.size).toBe(0);
   });
 
+  it('a client that resumes at or past the end of a finished audit gets its terminal event again', async ({
+    redis,
+  }) => {
+    const { bus, cmd, subscriber, feeds } = setup(redis.url, redis.prefix);
+    await subscriber.start();
+    const audit = 'feed-ended';
+    const entries = [
+      { id: '2000-1', event: step('finalize', 'done', 1) },
+      { id: '2000-2', event: { type: 'complete', auditId: audit, emittedAt: 2 } as TBusEvent },
+    ];
+    for (const e of entries)
+      await cmd.xadd(bus.streamKey(audit), e.id, 'e', JSON.stringify(e.event));
+    const all = expectedMessages(entries);
+    const terminal = all[all.length - 1]!;
+    expect(terminal.text).toContain('event: complete');
+    const last = { entryId: terminal.entryId, index: terminal.index };
+    for (const resume of [last, { entryId: '9999-0', index: 0 }]) {
+      const c = recorder(feeds, audit, resume);
+      await c.member.ready;
+      expect(c.text()).toBe(terminal.text);
+      expect(c.finished).toBe(1);
+    }
+    expect(feeds.size).toBe(0);
+  });
+
   it('a client that leaves before its replay releases the feed and is never written', async ({
     redis,
   }) => {

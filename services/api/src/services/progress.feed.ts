@@ -155,7 +155,10 @@ class AuditFeed {
     return member;
   }
 
-  /** Replays to `member` what it has not seen, in one write, and makes it live (synchronously). */
+  /**
+   * Replays to `member` what it has not seen, in one write, and makes it live (synchronously).
+   * A member with nothing left to see of a finished audit is sent its terminal message again.
+   */
   private admit(member: FeedMember): void {
     const start = member.resume ? firstFrameAfter(this.frames, member.resume) : 0;
     if (start < this.frames.length) {
@@ -164,6 +167,10 @@ class AuditFeed {
         rest.length === 1 ? rest[0]!.bytes : Buffer.concat(rest.map((f) => f.bytes)),
       );
       member.resume = null;
+    } else if (this.agg.finished && this.frames.length > 0) {
+      // The client resumed at or past the end of a finished audit: it gets the terminal event
+      // again, so that it stops reconnecting instead of meeting a stream that ends silently.
+      member.client.write(this.frames[this.frames.length - 1]!.bytes);
     }
     this.live.add(member);
     if (this.agg.finished) member.client.finish();

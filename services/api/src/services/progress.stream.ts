@@ -1,13 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { compareEntryIds } from '@aso/queue';
 import { findAudit, type AuditRow, type Db } from '@aso/db';
 import { ZAuditInputs } from '@aso/contracts';
-import {
-  formatEventId,
-  parseEventId,
-  type TClientMessage,
-  type TEventPosition,
-} from './progress.aggregator';
+import { formatEventId, parseEventId, type TClientMessage } from './progress.aggregator';
 import { renderSseMessage, type ProgressFeeds, type TFeedMember } from './progress.feed';
 
 /** Reconnect delay suggested to EventSource clients (ms). */
@@ -19,13 +13,6 @@ export const SSE_RETRY_MS = 3_000;
  * event right after. Past it the event is rebuilt from the row (e.g. the 24 h stream expired).
  */
 export const TERMINAL_GRACE_MS = 2_000;
-
-/** True when message `id` comes after the resume position (or there is none). */
-function isAfter(entryId: string, index: number, resume: TEventPosition | null): boolean {
-  if (!resume) return true;
-  const c = compareEntryIds(entryId, resume.entryId);
-  return c > 0 || (c === 0 && index > resume.index);
-}
 
 /** The apps of an audit, main first, from its stored inputs. */
 export function auditAppIds(audit: Pick<AuditRow, 'app_id' | 'inputs'>): string[] {
@@ -80,6 +67,7 @@ export async function streamProgress(
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
+    'x-content-type-options': 'nosniff',
     connection: 'keep-alive',
     // nginx and similar proxies buffer responses unless told not to.
     'x-accel-buffering': 'no',
@@ -122,7 +110,9 @@ export async function streamProgress(
             event: 'error',
             data: { message: row.error ?? 'Failed to analyze app. Please try again.' },
           };
-    if (isAfter('0-0', 1, resume)) res.write(renderSseMessage(formatEventId('0-0', 1), m));
+    // Written even to a client that resumed past it: a stream that ends with no event would
+    // make it reconnect forever.
+    res.write(renderSseMessage(formatEventId('0-0', 1), m));
     end();
   };
 

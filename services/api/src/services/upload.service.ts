@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
-import { ZUploadField, type TUploadField } from '@aso/contracts';
+import { isStorableText, TEXT_ERROR, ZUploadField, type TUploadField } from '@aso/contracts';
 import { deleteUploads, insertUpload, type Db } from '@aso/db';
 import { AppError, badRequest } from '../lib/app-error';
 
@@ -139,6 +139,10 @@ export async function receiveUploads(
       if (!isCsvFileName(part.filename)) {
         part.file.resume();
         throw badRequest(CSV_TYPE_MESSAGE);
+      }
+      if (!isStorableText(part.filename)) {
+        part.file.resume();
+        throw badRequest(`${field.data}: the file name ${TEXT_ERROR}`);
       }
       const content = await readFilePart(part);
       const id = await insertUpload(deps.db, {

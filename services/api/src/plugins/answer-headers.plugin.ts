@@ -1,0 +1,28 @@
+import fp from 'fastify-plugin';
+
+/**
+ * Headers every answer of the gateway carries (OWASP HTTP headers cheat sheet):
+ * - `X-Content-Type-Options: nosniff` on every answer, so a browser never runs an answer as
+ *   another type than the one declared (a JSON body read as HTML or script);
+ * - `Cache-Control: no-store` on JSON answers that set no caching of their own: they hold a
+ *   user's data, which no shared or browser cache should keep. Answers that choose their own
+ *   caching keep it (chart data: `private, no-cache` with its ETag; the web app's files).
+ */
+export const answerHeadersPlugin = fp(
+  async (app) => {
+    app.addHook('onSend', async (_req, reply, payload) => {
+      if (!reply.hasHeader('x-content-type-options'))
+        void reply.header('x-content-type-options', 'nosniff');
+      const type = reply.getHeader('content-type');
+      if (
+        typeof type === 'string' &&
+        type.startsWith('application/json') &&
+        !reply.hasHeader('cache-control')
+      ) {
+        void reply.header('cache-control', 'no-store');
+      }
+      return payload;
+    });
+  },
+  { name: 'answer-headers' },
+);

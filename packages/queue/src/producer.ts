@@ -12,6 +12,8 @@ import { JOBS, type TJobData, type TJobName, type TQueueName } from './catalog';
 export class Producers {
   private readonly open = new Map<TQueueName, Queue>();
   private flows: FlowProducer | null = null;
+  /** The schedulers this process owns, by id: re-created by {@link rescheduleAll}. */
+  private readonly schedulers = new Map<string, () => Promise<unknown>>();
 
   /**
    * @param connection an ioredis connection made with role `producer` (fails fast when Redis is
@@ -71,11 +73,26 @@ export class Producers {
     everyMs: number,
   ): Promise<void> {
     const def = JOBS[name];
-    await this.queue(def.queue).upsertJobScheduler(
-      schedulerId,
-      { every: everyMs },
-      { name, data: def.schema.parse(data) as TJobData<N>, opts: def.options },
-    );
+    const payload = def.schema.parse(data) as TJobData<N>;
+    const upsert = () =>
+      this.queue(def.queue).upsertJobScheduler(
+        schedulerId,
+        { every: everyMs },
+        { name, data: payload, opts: def.options },
+      );
+    this.schedulers.set(schedulerId, upsert);
+    await upsert();
+  }
+
+  /**
+   * Upserts again every scheduler made by {@link scheduleEvery} in this process: a Redis that
+   * came back empty (restarted without persistence, or failed over to a replica that had not
+   * caught up) has lost them, and the process that owns a scheduler is the one to re-create
+   * it. A scheduler that survived is left as it is. Returns how many were upserted.
+   */
+  async rescheduleAll(): Promise<number> {
+    await Promise.all([...this.schedulers.values()].map((upsert) => upsert()));
+    return this.schedulers.size;
   }
 
   /** Closes every opened queue and the flow producer (see {@link closeQuietly}). */

@@ -56,7 +56,9 @@ export interface StartWorkerServiceOptions {
  * The one bootstrap of the worker services (scraper, analyzer, csv-merge): opens the command
  * connection (`<name>:commands`) and the workers' connection (`<name>:worker`), runs `setup`
  * (which starts the workers through `ctx.worker` and returns its own close step), then serves
- * them with {@link runWorkerService} (health, metrics, job logs, graceful shutdown). On close:
+ * them with {@link runWorkerService} (health, metrics, job logs, graceful shutdown). The job
+ * schedulers `setup` made through `ctx.producers.scheduleEvery` are upserted again each time
+ * the command connection (re)connects, since a Redis that came back empty lost them. On close:
  * the workers finish, `onClose` runs, then the producers and both connections close.
  */
 export async function startWorkerService<E extends TWorkerServiceEnv>(
@@ -89,6 +91,15 @@ export async function startWorkerService<E extends TWorkerServiceEnv>(
     },
   };
   const parts = await setup(ctx);
+  // The schedulers `setup` made are re-created on every reconnect (see rescheduleAll).
+  const reschedule = () => {
+    producers.rescheduleAll().then(
+      (n) =>
+        n > 0 && log.info({ schedulers: n }, 'job schedulers re-created after a Redis reconnect'),
+      (err: unknown) => log.warn({ err }, 'could not re-create the job schedulers'),
+    );
+  };
+  redis.on('ready', reschedule);
   return runWorkerService({
     name,
     log,
@@ -97,6 +108,7 @@ export async function startWorkerService<E extends TWorkerServiceEnv>(
     healthPort: env.HEALTH_PORT,
     handleSignals: opts.handleSignals,
     onClose: async () => {
+      redis.off('ready', reschedule);
       await parts.onClose?.();
       await producers.close().catch(() => undefined);
       // BullMQ does not close connections it was given.

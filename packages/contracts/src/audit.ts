@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZText } from './common';
 import { ZAppListing, ZStoreData } from './listing';
+import { isAppStoreStorefront, unknownStorefrontMessage } from './storefronts';
 
 /** Keyword/metadata text limit in characters (spec section 5 and 9). */
 export const KEYWORDS_MAX_CHARS = 100;
@@ -223,6 +224,9 @@ export const ZSaveAuditBody = z.object({
   storefront: ZText.trim()
     .toLowerCase()
     .regex(/^[a-z]{2}$/, 'storefront must be a two-letter storefront code such as "us"')
+    .refine(isAppStoreStorefront, {
+      error: (issue) => unknownStorefrontMessage(String(issue.input)),
+    })
     .default('us'),
 });
 export type TSaveAuditBody = z.infer<typeof ZSaveAuditBody>;

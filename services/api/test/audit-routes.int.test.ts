@@ -47,6 +47,19 @@ describe('POST /api/analyze', () => {
           message: string;
         }>().message,
       ).toBe(`appStoreUrl: ${ANALYZE_URL_ERROR}`);
+      const badStorefront = await post({ appStoreUrl: 'https://apps.apple.com/uk/app/x/id1' });
+      expect(badStorefront.statusCode).toBe(400);
+      expect(badStorefront.json<{ message: string }>().message).toBe(
+        'appStoreUrl: "uk" is not an App Store storefront (use a two-letter country code of the App Store, such as us, gb or jp)',
+      );
+      expect(
+        (
+          await post({
+            appStoreUrl: SPOTIFY_URL,
+            competitorUrl1: 'https://apps.apple.com/xx/app/id2',
+          })
+        ).json<{ message: string }>().message,
+      ).toMatch(/^competitorUrl1: "xx" is not an App Store storefront/);
       const badCompetitor = await post({ appStoreUrl: SPOTIFY_URL, competitorUrl2: 'not a url' });
       expect(badCompetitor.json<{ message: string }>().message).toBe(
         `competitorUrl2: ${ANALYZE_URL_ERROR}`,

@@ -8,6 +8,7 @@ import {
   APPSTORE_FIXTURES_DIR,
   appIdOf,
   fixtureFiles,
+  pageFixtureFiles,
   rawLookupResults,
   rawMediaApiApp,
   rawReviewEntries,
@@ -133,6 +134,66 @@ describe.each(recordedApps)('recorded app %s', (appId) => {
         expect.arrayContaining(['subtitle', 'categoryRank', 'previews', 'inAppEvents']),
       );
     }
+  });
+});
+
+describe('the storefront drives every request', () => {
+  const requestsSince = (from: number) => store.requests.slice(from);
+
+  it('a jp read asks the lookup for country=jp and fetches jp page and reviews paths', async () => {
+    const from = store.requests.length;
+    const error = await failure(fetchAppListing(options('1000000001', { storefront: 'jp' })));
+    expect(error).toBeInstanceOf(AppNotFoundError);
+    expect(error.message).toBe('App not found in the JP App Store');
+    const seen = requestsSince(from);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        {
+          method: 'GET',
+          path: '/lookup',
+          query: { id: '1000000001', country: 'jp', entity: 'software' },
+        },
+        { method: 'GET', path: '/jp/app/id1000000001', query: {} },
+        {
+          method: 'GET',
+          path: '/jp/rss/customerreviews/id=1000000001/sortby=mostrecent/json',
+          query: {},
+        },
+      ]),
+    );
+    expect(seen.some((r) => r.path.startsWith('/us/') || r.query.country === 'us')).toBe(false);
+  });
+
+  it('keeps the ?l= language on the page request', async () => {
+    const from = store.requests.length;
+    await failure(fetchAppListing(options('1000000001', { storefront: 'ca', language: 'fr-CA' })));
+    expect(requestsSince(from)).toContainEqual({
+      method: 'GET',
+      path: '/ca/app/id1000000001',
+      query: { l: 'fr-CA' },
+    });
+  });
+
+  it.each(pageFixtureFiles())('an app recorded only as a page still reads: %s', async (file) => {
+    const appId = appIdOf(file.replace(/\.html$/, '_'))!;
+    const cc = /_([a-z]{2})_/.exec(file)![1]!;
+    const { listing, layout, sources, page } = await fetchAppListing(
+      options(appId, { storefront: cc }),
+    );
+    expect(layout).toBe('2025');
+    expect(sources.lookup.status).toBe('not_found');
+    expect(sources.page.status).toBe('ok');
+    expect(page?.missing).toEqual(expect.arrayContaining(['rating', 'description']));
+    expect(listing.storefront).toBe(cc);
+    expect(listing.appName).not.toBe('');
+    expect(listing.storeData?.sources.lookup).toEqual({ status: 'not_found', detail: null });
+    // What neither the trimmed page nor a lookup record gave stays unknown, with the reason.
+    expect(listing.unknownFields).toEqual(
+      expect.arrayContaining(['rating', 'description', 'screenshots', 'previews']),
+    );
+    expect(listing.storeData?.fields.description?.reason).toBe(
+      'not found on the 2025 page; lookup: app not listed',
+    );
   });
 });
 
@@ -326,7 +387,7 @@ describe('failure paths', () => {
   it('bad options are named', async () => {
     await expect(fetchAppListing(options('12a'))).rejects.toThrow(/appId must be digits/);
     await expect(fetchAppListing(options('1', { storefront: 'usa' }))).rejects.toThrow(
-      /storefront must be two letters/,
+      /"usa" is not an App Store storefront/,
     );
     await expect(
       fetchAppListing(options('1', { appStoreOrigin: 'ftp://apps.apple.com' })),

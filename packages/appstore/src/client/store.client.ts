@@ -1,6 +1,14 @@
-import type { TAppListing, TPageLayout } from '@aso/contracts';
+import {
+  isAppStoreStorefront,
+  unknownStorefrontMessage,
+  type TAppListing,
+  type TPageLayout,
+  type TReviewsSummary,
+  type TStoreSourceReport,
+} from '@aso/contracts';
 import {
   AppNotFoundError,
+  describeStoreError,
   StoreError,
   StoreHttpError,
   StoreMalformedResponseError,
@@ -12,6 +20,7 @@ import { parseLookup } from '../parsers/lookup.parser';
 import { parseProductPage, type TParsedProductPage } from '../parsers/product-page.parser';
 import type { TListingPart } from '../parsers/parser.types';
 import { parseReviewsFeed } from '../parsers/reviews.parser';
+import { storeLanguageOf } from '../url/app-store-url.rules';
 import { guardedFetch, originOf, type TFetchedResponse } from './guarded-fetch';
 
 /** Apple's origin of the lookup API and the reviews RSS feed. */
@@ -42,8 +51,13 @@ export interface TStoreRetryOptions {
 export interface TFetchAppListingOptions {
   /** App id (digits). */
   appId: string;
-  /** Two-letter storefront; 'us' by default. */
+  /** Two-letter storefront (one of `APP_STORE_STOREFRONTS`); 'us' by default. */
   storefront?: string;
+  /**
+   * The store URL's `?l=` language (e.g. 'fr-CA'): the product page is asked in it. Ignored
+   * when it is not a language tag.
+   */
+  language?: string;
   /** Origin of the lookup API and reviews feed (`ITUNES_ORIGIN`); Apple's by default. */
   itunesOrigin?: string;
   /** Origin of product pages (`APP_STORE_ORIGIN`); Apple's by default. */
@@ -84,6 +98,11 @@ export interface TFetchAppListingResult {
   listing: TAppListing;
   layout: TPageLayout;
   sources: { lookup: TSourceReport; page: TSourceReport; reviews: TSourceReport };
+  /**
+   * The product page as parsed (layout, the fields its layout carries and those it lacked),
+   * null when no page was read; the scraper records it for the drift alarm.
+   */
+  page: TParsedProductPage | null;
 }
 
 interface TRetryPolicy {
@@ -209,15 +228,19 @@ function failed(url: string, error: unknown): TSourceReport {
 /**
  * Fetches and normalises one app's listing in one storefront (DESIGN
  * section 2 "Store data sources"). Reads, concurrently, the lookup API
- * (`<itunesOrigin>/lookup?id=&country=&entity=software`), the product page
- * (`<appStoreOrigin>/<cc>/app/id<id>`) and the reviews RSS feed
- * (`<itunesOrigin>/<cc>/rss/customerreviews/id=<id>/sortby=mostrecent/json`), each with a
- * timeout, the caller's abort signal, a size cap, retries (see `TStoreRetryOptions`) and the
- * SSRF guard (only the two origins are fetched; redirects elsewhere are refused).
+ * (`<itunesOrigin>/lookup?id=&country=<cc>&entity=software`), the product page
+ * (`<appStoreOrigin>/<cc>/app/id<id>`, with `?l=<language>` when one is given) and the
+ * reviews RSS feed (`<itunesOrigin>/<cc>/rss/customerreviews/id=<id>/sortby=mostrecent/json`):
+ * the storefront drives every request. Each has a timeout, the caller's abort signal, a size
+ * cap, retries (see `TStoreRetryOptions`) and the SSRF guard (only the two origins are
+ * fetched; redirects elsewhere are refused). The page is parsed once the lookup answered, with
+ * the lookup's genres as category hints.
  *
- * The listing is built with `mergeListing` (product page wins, lookup fills gaps). When only
- * one of lookup and page has the app or answers, it is built from that one and its
- * `unknownFields` name what stayed unknown; a failed reviews feed only leaves `reviews` unknown.
+ * The listing is built with `mergeListing` (product page wins, lookup fills gaps) and carries
+ * its store data record (layout, page language, each source's outcome, every field's
+ * provenance). When only one of lookup and page has the app or answers, it is built from that
+ * one and its `unknownFields` name what stayed unknown; a failed reviews feed only leaves
+ * `reviews` unknown.
  *
  * Throws:
  * - `AppNotFoundError` ('App not found in the <CC> App Store') when the lookup has
@@ -228,7 +251,7 @@ function failed(url: string, error: unknown): TSourceReport {
  *   `causes` name each source's error: HTTP status, timeout, refused redirect, cut-off or
  *   malformed body, unknown page layout);
  * - the signal's abort reason when the caller aborts;
- * - `TypeError` naming a bad option (app id, storefront, origin).
+ * - `TypeError` naming a bad option (app id, a storefront that is not the App Store's, origin).
  */
 export async function fetchAppListing(
   options: TFetchAppListingOptions,
@@ -236,9 +259,10 @@ export async function fetchAppListing(
   const { appId } = options;
   if (!/^\d+$/.test(appId)) throw new TypeError(`appId must be digits, got "${appId}"`);
   const storefront = (options.storefront ?? 'us').toLowerCase();
-  if (!/^[a-z]{2}$/.test(storefront)) {
-    throw new TypeError(`storefront must be two letters, got "${options.storefront}"`);
+  if (!isAppStoreStorefront(storefront)) {
+    throw new TypeError(unknownStorefrontMessage(options.storefront ?? storefront));
   }
+  const language = storeLanguageOf(options.language);
   const itunesOrigin = originOf(options.itunesOrigin ?? DEFAULT_ITUNES_ORIGIN, 'itunesOrigin');
   const appStoreOrigin = originOf(
     options.appStoreOrigin ?? DEFAULT_APP_STORE_ORIGIN,
@@ -258,84 +282,26 @@ export async function fetchAppListing(
     ...(options.signal ? { signal: options.signal } : {}),
   };
 
-  const lookupUrl = `${itunesOrigin}/lookup?id=${appId}&country=${storefront}&entity=software`;
-  const pageUrl = `${appStoreOrigin}/${storefront}/app/id${appId}`;
-  const reviewsUrl = `${itunesOrigin}/${storefront}/rss/customerreviews/id=${appId}/sortby=mostrecent/json`;
+  const urls = storeUrls({ appId, storefront, itunesOrigin, appStoreOrigin, language });
+  const fetchOne = (url: string) => getWithRetry(url, policy, fetchOptions);
 
-  const lookupTask = (async (): Promise<{ report: TSourceReport; part: TListingPart | null }> => {
-    try {
-      const { response, attempts } = await getWithRetry(lookupUrl, policy, fetchOptions);
-      const base = { url: lookupUrl, attempts, httpStatus: response.status };
-      if (response.status === 404) return { report: { ...base, status: 'not_found' }, part: null };
-      let part: TListingPart | null;
-      try {
-        part = parseLookup(response.text, appId);
-      } catch (error) {
-        throw new SourceError(
-          new StoreMalformedResponseError(lookupUrl, 'iTunes lookup JSON', String(error)),
-          attempts,
-          response.status,
-        );
-      }
-      return { report: { ...base, status: part ? 'ok' : 'not_found' }, part };
-    } catch (error) {
-      return { report: failed(lookupUrl, error), part: null };
-    }
-  })();
-
-  const pageTask = (async (): Promise<{
-    report: TSourceReport;
-    page: TParsedProductPage | null;
-  }> => {
-    try {
-      const { response, attempts } = await getWithRetry(pageUrl, policy, fetchOptions);
-      const base = { url: pageUrl, attempts, httpStatus: response.status };
-      if (response.status === 404) return { report: { ...base, status: 'not_found' }, page: null };
-      try {
-        return {
-          report: { ...base, status: 'ok' },
-          page: parseProductPage(response.text, { appId }),
-        };
-      } catch (error) {
-        if (error instanceof StoreError) throw new SourceError(error, attempts, response.status);
-        throw error;
-      }
-    } catch (error) {
-      return { report: failed(pageUrl, error), page: null };
-    }
-  })();
-
-  const reviewsTask = (async () => {
-    if (options.includeReviews === false) {
-      return {
-        report: { url: reviewsUrl, status: 'skipped', attempts: 0 } as TSourceReport,
-        summary: null,
-      };
-    }
-    try {
-      const { response, attempts } = await getWithRetry(reviewsUrl, policy, fetchOptions);
-      const base = { url: reviewsUrl, attempts, httpStatus: response.status };
-      if (response.status === 404)
-        return { report: { ...base, status: 'not_found' } as TSourceReport, summary: null };
-      try {
-        return {
-          report: { ...base, status: 'ok' } as TSourceReport,
-          summary: parseReviewsFeed(response.text).summary,
-        };
-      } catch (error) {
-        throw new SourceError(
-          new StoreMalformedResponseError(reviewsUrl, 'customer reviews RSS JSON', String(error)),
-          attempts,
-          response.status,
-        );
-      }
-    } catch (error) {
-      return { report: failed(reviewsUrl, error), summary: null };
-    }
-  })();
-
-  const [lookup, page, reviews] = await Promise.all([lookupTask, pageTask, reviewsTask]);
+  const [lookup, pageAnswer, reviews] = await Promise.all([
+    readLookup(urls.lookup, appId, fetchOne),
+    fetchPage(urls.page, fetchOne),
+    options.includeReviews === false
+      ? Promise.resolve({
+          report: { url: urls.reviews, status: 'skipped', attempts: 0 } as TSourceReport,
+          summary: null,
+        })
+      : readReviews(urls.reviews, fetchOne),
+  ]);
   if (options.signal?.aborted) throw options.signal.reason;
+  // The page is read once the lookup is in: its genres help find the category row and tell
+  // the category shown in place of a missing subtitle from a real subtitle.
+  const page = parsePage(pageAnswer, appId, [
+    ...(lookup.part?.values.category ? [lookup.part.values.category] : []),
+    ...(lookup.part?.categoryNames ?? []),
+  ]);
 
   const sources = { lookup: lookup.report, page: page.report, reviews: reviews.report };
   if (!lookup.part && !page.page) {
@@ -357,6 +323,127 @@ export async function fetchAppListing(
     page: page.page,
     reviews: reviews.summary,
     fetchedAt: (options.now?.() ?? new Date()).toISOString(),
+    sources: {
+      lookup: storeSourceReport(sources.lookup),
+      page: storeSourceReport(sources.page),
+      reviews: storeSourceReport(sources.reviews),
+    },
+    requestedLanguage: language ?? null,
   });
-  return { listing, layout: listing.sourceLayout, sources };
+  return { listing, layout: listing.sourceLayout, sources, page: page.page };
+}
+
+/** The three store URLs of one app in one storefront (and page language). */
+export function storeUrls(o: {
+  appId: string;
+  storefront: string;
+  itunesOrigin: string;
+  appStoreOrigin: string;
+  language?: string | undefined;
+}): { lookup: string; page: string; reviews: string } {
+  const l = o.language ? `?l=${encodeURIComponent(o.language)}` : '';
+  return {
+    lookup: `${o.itunesOrigin}/lookup?id=${o.appId}&country=${o.storefront}&entity=software`,
+    page: `${o.appStoreOrigin}/${o.storefront}/app/id${o.appId}${l}`,
+    reviews: `${o.itunesOrigin}/${o.storefront}/rss/customerreviews/id=${o.appId}/sortby=mostrecent/json`,
+  };
+}
+
+type TFetchOne = (url: string) => Promise<TRequestOutcome>;
+
+/** A source's report in the listing's store data: status and a short, URL-free detail. */
+function storeSourceReport(report: TSourceReport): TStoreSourceReport {
+  return {
+    status: report.status,
+    detail: report.cause ? describeStoreError(report.cause) : (report.error ?? null),
+  };
+}
+
+/** The lookup API's part: `not_found` when it has no record of the app. */
+async function readLookup(
+  url: string,
+  appId: string,
+  fetchOne: TFetchOne,
+): Promise<{ report: TSourceReport; part: TListingPart | null }> {
+  try {
+    const { response, attempts } = await fetchOne(url);
+    const base = { url, attempts, httpStatus: response.status };
+    if (response.status === 404) return { report: { ...base, status: 'not_found' }, part: null };
+    let part: TListingPart | null;
+    try {
+      part = parseLookup(response.text, appId);
+    } catch (error) {
+      throw new SourceError(
+        new StoreMalformedResponseError(url, 'iTunes lookup JSON', String(error)),
+        attempts,
+        response.status,
+      );
+    }
+    return { report: { ...base, status: part ? 'ok' : 'not_found' }, part };
+  } catch (error) {
+    return { report: failed(url, error), part: null };
+  }
+}
+
+/** The product page's HTML, unparsed (null on 404 or failure). */
+async function fetchPage(
+  url: string,
+  fetchOne: TFetchOne,
+): Promise<{ report: TSourceReport; html: string | null }> {
+  try {
+    const { response, attempts } = await fetchOne(url);
+    const base = { url, attempts, httpStatus: response.status };
+    if (response.status === 404) return { report: { ...base, status: 'not_found' }, html: null };
+    return { report: { ...base, status: 'ok' }, html: response.text };
+  } catch (error) {
+    return { report: failed(url, error), html: null };
+  }
+}
+
+/**
+ * Parses a fetched product page; an unknown layout or unreadable data turns its report into a
+ * failure carrying the parser's error (which names the markers looked for).
+ */
+function parsePage(
+  answer: { report: TSourceReport; html: string | null },
+  appId: string,
+  categoryHints: string[],
+): { report: TSourceReport; page: TParsedProductPage | null } {
+  if (answer.html === null) return { report: answer.report, page: null };
+  try {
+    return { report: answer.report, page: parseProductPage(answer.html, { appId, categoryHints }) };
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    const { httpStatus } = answer.report;
+    return {
+      report: failed(answer.report.url, new SourceError(error, answer.report.attempts, httpStatus)),
+      page: null,
+    };
+  }
+}
+
+/** The reviews RSS feed's summary (null on 404 or failure). */
+async function readReviews(
+  url: string,
+  fetchOne: TFetchOne,
+): Promise<{ report: TSourceReport; summary: TReviewsSummary | null }> {
+  try {
+    const { response, attempts } = await fetchOne(url);
+    const base = { url, attempts, httpStatus: response.status };
+    if (response.status === 404) return { report: { ...base, status: 'not_found' }, summary: null };
+    try {
+      return {
+        report: { ...base, status: 'ok' },
+        summary: parseReviewsFeed(response.text).summary,
+      };
+    } catch (error) {
+      throw new SourceError(
+        new StoreMalformedResponseError(url, 'customer reviews RSS JSON', String(error)),
+        attempts,
+        response.status,
+      );
+    }
+  } catch (error) {
+    return { report: failed(url, error), summary: null };
+  }
 }

@@ -1,8 +1,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-/** Kinds of recordings the replay server serves. */
-export type TRecordingKind = 'itunes-lookup' | 'media-api' | 'reviews-rss';
+/**
+ * Kinds of recordings the replay server serves: JSON answers (`itunes-lookup`, `media-api`,
+ * `reviews-rss`) and product pages as Apple served them (`page2025`, and `page2025-trimmed`
+ * for pages their recorder cut down), both HTML.
+ */
+export type TRecordingKind =
+  'itunes-lookup' | 'media-api' | 'reviews-rss' | 'page2025' | 'page2025-trimmed';
+
+/** The HTML page kinds, in the order the replay server prefers them for a product page. */
+export const PAGE_RECORDING_KINDS = ['page2025', 'page2025-trimmed'] as const;
 
 /** One recorded store response, identified by its file name. */
 export interface TRecording {
@@ -10,28 +18,32 @@ export interface TRecording {
   storefront: string;
   slug: string;
   appId: string;
-  /** Capture date part of the file name (e.g. `2026-06`); the latest one wins. */
+  /** Capture date part of the file name (e.g. `2026-06`; '' when the name has none); the latest one wins. */
   date: string;
   file: string;
 }
 
 /**
- * Recording file names: `<kind>_<cc>_<slug>_id<digits>_<date>.json` (fixtures/SOURCES.md).
- * Files that do not match (mac-software and search recordings) are ignored.
+ * Recording file names: `<kind>_<cc>_<slug>_id<digits>[_<date>].<json|html>`
+ * (fixtures/SOURCES.md): JSON for the API answers, HTML for product pages. Files that do not
+ * match (mac-software and search recordings) are ignored.
  */
 const RECORDING_NAME =
-  /^(itunes-lookup|media-api|reviews-rss)_([a-z]{2})_([a-z0-9][a-z0-9-]*)_id(\d+)_([0-9][0-9-]*)\.json$/;
+  /^(itunes-lookup|media-api|reviews-rss|page2025-trimmed|page2025)_([a-z]{2})_([a-z0-9][a-z0-9-]*)_id(\d+)(?:_([0-9][0-9-]*))?\.(json|html)$/;
 
 /** Parses a recording file name, or null when it is not one the replay server serves. */
 export function parseRecordingName(file: string): Omit<TRecording, 'file'> | null {
   const match = RECORDING_NAME.exec(path.basename(file));
   if (!match) return null;
+  const kind = match[1] as TRecordingKind;
+  const isPage = (PAGE_RECORDING_KINDS as readonly string[]).includes(kind);
+  if (match[6] !== (isPage ? 'html' : 'json')) return null;
   return {
-    kind: match[1] as TRecordingKind,
+    kind,
     storefront: match[2]!,
     slug: match[3]!,
     appId: match[4]!,
-    date: match[5]!,
+    date: match[5] ?? '',
   };
 }
 

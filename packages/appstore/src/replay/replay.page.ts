@@ -99,6 +99,19 @@ export function buildEmberPage(recordingText: string, appId: string, malformed =
   ].join('\n');
 }
 
+/**
+ * A recorded 2025-layout page whose `serialized-server-data` JSON is cut in half: the layout
+ * marker is there but its data cannot be read (the replay server's malformed fault). A page
+ * without that script is returned with its second half cut off instead.
+ */
+export function malformedServerDataPage(html: string): string {
+  const script = /(<script[^>]*id="serialized-server-data"[^>]*>)([\s\S]*?)<\/script>/i.exec(html);
+  if (!script) return html.slice(0, Math.floor(html.length / 2));
+  const start = script.index + script[1]!.length;
+  const json = script[2]!;
+  return html.slice(0, start + Math.floor(json.length / 2)) + html.slice(start + json.length);
+}
+
 /** Apple's "can't be found" page, answered with 404 for apps without a page recording. */
 export const NOT_FOUND_PAGE = [
   '<!DOCTYPE html>',

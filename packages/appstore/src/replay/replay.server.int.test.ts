@@ -2,7 +2,13 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APPSTORE_FIXTURES_DIR, appIdOf, fixtureFiles, readFixture } from '../../test/fixtures-dir';
+import {
+  APPSTORE_FIXTURES_DIR,
+  appIdOf,
+  fixtureFiles,
+  pageFixtureFiles,
+  readFixture,
+} from '../../test/fixtures-dir';
 import { findScript, scanPage } from '../parsers/html-scan';
 import { findSoftwareApplicationBlock } from '../parsers/json-ld.parser';
 import { parseRecordingName } from './fixture.index';
@@ -29,6 +35,20 @@ describe('recording file names', () => {
       appId: '324684580',
       date: '2026-06',
     });
+    expect(parseRecordingName('page2025-trimmed_kr_floating-clock_id1546947240.html')).toEqual({
+      kind: 'page2025-trimmed',
+      storefront: 'kr',
+      slug: 'floating-clock',
+      appId: '1546947240',
+      date: '',
+    });
+    expect(parseRecordingName('page2025_jp_some-app_id123_2026-09.html')).toMatchObject({
+      kind: 'page2025',
+      date: '2026-09',
+    });
+    // Pages are HTML and answers JSON: a kind with the other extension is not served.
+    expect(parseRecordingName('page2025_jp_some-app_id123_2026-09.json')).toBeNull();
+    expect(parseRecordingName('itunes-lookup_us_x_id1_2026-06.html')).toBeNull();
     expect(parseRecordingName('itunes-lookup_us_mac-software_slack.json')).toBeNull();
     expect(
       parseRecordingName('itunes-search_us_travel-category-term_18-results_2026-06.json'),
@@ -48,6 +68,48 @@ describe.each(files.filter((f) => f.startsWith('itunes-lookup_') && appIdOf(f)))
     });
   },
 );
+
+describe.each(pageFixtureFiles())('recorded page %s', (file) => {
+  const appId = appIdOf(file.replace(/\.html$/, '_'))!;
+  const cc = /_([a-z]{2})_/.exec(file)![1]!;
+  it('is served verbatim at the product page paths of its storefront, any query kept', async () => {
+    for (const p of [
+      `/${cc}/app/floating-clock/id${appId}`,
+      `/${cc}/app/id${appId}?platform=iphone`,
+      `/${cc}/app/id${appId}?l=en-GB`,
+    ]) {
+      const res = await get(p);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await res.text()).toBe(readFixture(file));
+    }
+  });
+
+  it('cuts its server data in half under the malformed fault', async () => {
+    const res = await get(`/${cc}/app/id${appId}`, { 'x-replay-malformed': '1' });
+    const html = await res.text();
+    const script = findScript(scanPage(html), 'id', 'serialized-server-data');
+    expect(script).toBeDefined();
+    expect(() => JSON.parse(script!.text) as unknown).toThrow();
+    expect(html.endsWith('</html>')).toBe(true);
+  });
+});
+
+describe('request log', () => {
+  it('records each request path and query, in order', async () => {
+    const before = server.requests.length;
+    await get('/jp/app/id1546947240?l=ja');
+    await get('/lookup?id=1546947240&country=jp&entity=software');
+    expect(server.requests.slice(before)).toEqual([
+      { method: 'GET', path: '/jp/app/id1546947240', query: { l: 'ja' } },
+      {
+        method: 'GET',
+        path: '/lookup',
+        query: { id: '1546947240', country: 'jp', entity: 'software' },
+      },
+    ]);
+  });
+});
 
 describe.each(files.filter((f) => f.startsWith('media-api_')))('product page of %s', (file) => {
   const appId = appIdOf(file)!;

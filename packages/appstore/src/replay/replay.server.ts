@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FixtureIndex } from './fixture.index';
+import { FixtureIndex, PAGE_RECORDING_KINDS } from './fixture.index';
 import {
   FAULT_QUERY_PARAMS,
   isActiveFault,
@@ -9,7 +9,7 @@ import {
   type TReplayFault,
   type TReplayFaultRule,
 } from './replay.faults';
-import { buildEmberPage, NOT_FOUND_PAGE } from './replay.page';
+import { buildEmberPage, malformedServerDataPage, NOT_FOUND_PAGE } from './replay.page';
 
 /** Options of {@link startReplayServer}. */
 export interface TReplayServerOptions {
@@ -25,6 +25,15 @@ export interface TReplayServerOptions {
   faults?: TReplayFaultRule[];
 }
 
+/** One request the replay server answered (for tests that assert which paths were fetched). */
+export interface TReplayRequest {
+  method: string;
+  /** Path without the query, e.g. `/jp/app/id1546947240`. */
+  path: string;
+  /** Query parameters, e.g. `{ id: '1546947240', country: 'jp', entity: 'software' }`. */
+  query: Record<string, string>;
+}
+
 /** A running replay server. */
 export interface TReplayServer {
   /** Origin to use as both `ITUNES_ORIGIN` and `APP_STORE_ORIGIN`, e.g. `http://127.0.0.1:4100`. */
@@ -32,6 +41,8 @@ export interface TReplayServer {
   port: number;
   /** Requests answered so far (all paths), to prove a URL was never fetched. */
   readonly requestCount: number;
+  /** The requests answered so far, oldest first (the last 1000 are kept). */
+  readonly requests: readonly TReplayRequest[];
   /** Replaces the server-wide fault rules and resets the failTimes counters. */
   setFaults(rules: TReplayFaultRule[]): void;
   /** Stops listening and closes open connections. */
@@ -84,8 +95,10 @@ function cutJson(text: string): string {
  *
  * - `GET /lookup?id=<id>&country=<cc>`: the `itunes-lookup_*` recording verbatim (with its
  *   leading blank lines); an unknown id answers `{"resultCount":0,"results":[]}` like Apple.
- * - `GET /<cc>/app/<slug>/id<id>` and `/<cc>/app/id<id>`: for a `media-api_*` recording, an
- *   Ember-layout HTML page embedding it (see `buildEmberPage`); otherwise Apple's 404 page.
+ * - `GET /<cc>/app/<slug>/id<id>` and `/<cc>/app/id<id>` (any query, e.g. `?l=fr-CA`): the
+ *   recorded HTML page verbatim for a `page2025_*` (else `page2025-trimmed_*`) recording of
+ *   that app and storefront; else, for a `media-api_*` recording, an Ember-layout HTML page
+ *   embedding it (see `buildEmberPage`); otherwise Apple's 404 page.
  * - `GET /<cc>/rss/customerreviews/[page=1/]id=<id>/sortby=mostrecent/json`: the
  *   `reviews-rss_*` recording; other pages and unknown ids answer a feed without entries.
  * - `GET /__redirect?to=<url>`: 302 to `to` (to test the client's SSRF guard).
@@ -100,6 +113,7 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
   let rules: TReplayFaultRule[] = options.faults ?? [];
   const failCounts = new Map<string, number>();
   let requestCount = 0;
+  const requests: TReplayRequest[] = [];
 
   function answer(url: URL): TAnswer {
     const path = url.pathname;
@@ -115,6 +129,18 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
     if (page) {
       const storefront = (page[1] ?? 'us').toLowerCase();
       const appId = page[2]!;
+      const html = PAGE_RECORDING_KINDS.map((kind) => index.find(kind, storefront, appId)).find(
+        (r) => r !== undefined,
+      );
+      if (html) {
+        const text = index.read(html);
+        return {
+          status: 200,
+          type: HTML_TYPE,
+          body: text,
+          malformed: () => malformedServerDataPage(text),
+        };
+      }
       const recording = index.find('media-api', storefront, appId);
       if (!recording) return { status: 404, type: HTML_TYPE, body: NOT_FOUND_PAGE };
       const text = index.read(recording);
@@ -170,6 +196,12 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     requestCount += 1;
     const url = new URL(req.url ?? '/', 'http://replay.invalid');
+    requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+    });
+    if (requests.length > 1000) requests.shift();
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { 'content-type': JSON_TYPE, allow: 'GET, HEAD' });
       res.end(JSON.stringify({ message: `Method ${req.method} not allowed` }));
@@ -257,6 +289,9 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
     port,
     get requestCount() {
       return requestCount;
+    },
+    get requests() {
+      return requests;
     },
     setFaults(next: TReplayFaultRule[]) {
       rules = next;

@@ -239,3 +239,36 @@ describe('competitor rules', () => {
     );
   });
 });
+
+describe('parseAppStoreUrl: storefronts and the ?l= language', () => {
+  it.each(['uk', 'xx', 'eu'])(
+    'rejects "%s", which is not an App Store storefront, naming it',
+    (cc) => {
+      const parsed = parseAppStoreUrl(`https://apps.apple.com/${cc}/app/id324684580`);
+      expect(parsed.status).toBe('invalid');
+      expect(parsed.error).toBe(
+        `"${cc}" is not an App Store storefront (use a two-letter country code of the App Store, such as us, gb or jp)`,
+      );
+    },
+  );
+
+  it.each(['jp', 'kr', 'br', 'cn', 'tw', 'xk'])('accepts the %s storefront', (cc) => {
+    const parsed = parseAppStoreUrl(`https://apps.apple.com/${cc.toUpperCase()}/app/x/id1`);
+    expect(parsed).toMatchObject({ status: 'valid', storefront: cc, appId: '1' });
+  });
+
+  it('keeps a ?l= language and drops one that is not a language tag', () => {
+    expect(parseAppStoreUrl('https://apps.apple.com/ca/app/x/id1?l=fr-CA&uo=4')).toMatchObject({
+      status: 'valid',
+      storefront: 'ca',
+      language: 'fr-CA',
+      normalizedUrl: 'https://apps.apple.com/ca/app/x/id1?platform=iphone&l=fr-CA',
+    });
+    const bad = parseAppStoreUrl('https://apps.apple.com/ca/app/x/id1?l=<script>');
+    expect(bad.language).toBeUndefined();
+    expect(bad.normalizedUrl).toBe('https://apps.apple.com/ca/app/x/id1?platform=iphone');
+    expect(buildAppStoreUrl('1', 'ch', undefined, 'zh-Hant-TW')).toBe(
+      'https://apps.apple.com/ch/app/id1?platform=iphone&l=zh-Hant-TW',
+    );
+  });
+});

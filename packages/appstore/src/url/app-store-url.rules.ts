@@ -3,6 +3,7 @@
  * Pure and browser-safe: the web form and the gateway use the same functions, so a URL the
  * form accepts is one the gateway accepts.
  */
+import { isAppStoreStorefront, unknownStorefrontMessage } from '@aso/contracts';
 
 /** The App Store host of product page links (spec section 5 `{host}`). */
 export const APP_STORE_HOST = 'apps.apple.com';
@@ -22,7 +23,8 @@ export type TUrlStatus = 'idle' | 'valid' | 'invalid';
 /**
  * Result of {@link parseAppStoreUrl}: the spec's URL field state minus the raw value.
  * `appId` and `normalizedUrl` are set only when `status` is 'valid'; `error` only when
- * 'invalid'. `storefront` is always set (default 'us').
+ * 'invalid'. `storefront` is always set (default 'us'); `language` only when the URL carries a
+ * valid `?l=` language (e.g. 'fr-CA').
  */
 export interface TParsedAppStoreUrl {
   status: TUrlStatus;
@@ -30,6 +32,7 @@ export interface TParsedAppStoreUrl {
   appId?: string;
   normalizedUrl?: string;
   storefront: string;
+  language?: string;
 }
 
 /** A valid parse result: app id, normalised URL and storefront are known. */
@@ -45,6 +48,18 @@ const STOREFRONT_SEGMENT = /^[a-z]{2}$/i;
 // Slugs are Apple's lower-case, dash-separated app names; anything else is dropped rather
 // than carried into the normalised URL.
 const SLUG_SEGMENT = /^[\p{L}\p{N}][\p{L}\p{N}._~-]*$/u;
+// A BCP 47 language tag as the store's `?l=` takes it ('fr', 'fr-CA', 'zh-Hant-TW', 'es-MX').
+const LANGUAGE_TAG = /^[a-z]{2,3}(?:-[a-z0-9]{2,8}){0,2}$/i;
+
+/**
+ * The `?l=` language of a store URL when it is a language tag ('fr-CA'), else undefined. A
+ * storefront with several languages (ca: English and French, ch, be, ...) serves the page,
+ * and its texts, in that language.
+ */
+export function storeLanguageOf(value: string | null | undefined): string | undefined {
+  const tag = value?.trim();
+  return tag && LANGUAGE_TAG.test(tag) ? tag : undefined;
+}
 
 function invalid(error: string): TParsedAppStoreUrl {
   return { status: 'invalid', error, storefront: DEFAULT_STOREFRONT };
@@ -60,10 +75,12 @@ function invalid(error: string): TParsedAppStoreUrl {
  *   `apps.apple.com.evil.com` and `apps.apple.com@evil.com` are rejected.
  * - A path segment `id<digits>` (any case: `ID123` too) gives the app id; without one the
  *   error is "Couldn't extract an app ID from this URL.".
- * - The storefront is the leading two-letter path segment, lower-cased, default 'us'.
+ * - The storefront is the leading two-letter path segment, lower-cased, default 'us'; it must
+ *   be one of the App Store's storefronts (`APP_STORE_STOREFRONTS` of @aso/contracts), else
+ *   the error names it ('"uk" is not an App Store storefront ...').
  * - `normalizedUrl` is `https://apps.apple.com/<cc>/app/[<slug>/]id<digits>?platform=iphone`:
- *   the platform query parameter is forced to iphone (spec section 5) and other query
- *   parameters and the fragment are dropped.
+ *   the platform query parameter is forced to iphone (spec section 5); a valid `l` language
+ *   parameter is kept (`&l=fr-CA`), other query parameters and the fragment are dropped.
  *
  * Never throws.
  */
@@ -93,6 +110,10 @@ export function parseAppStoreUrl(input: string | null | undefined): TParsedAppSt
     first !== undefined && idIndex > 0 && STOREFRONT_SEGMENT.test(first)
       ? first.toLowerCase()
       : DEFAULT_STOREFRONT;
+  if (!isAppStoreStorefront(storefront)) {
+    return { ...invalid(unknownStorefrontMessage(storefront)), storefront };
+  }
+  const language = storeLanguageOf(url.searchParams.get('l'));
 
   const before = idIndex > 0 ? segments[idIndex - 1] : undefined;
   const slugCandidate = before === undefined ? undefined : safeDecode(before).toLowerCase();
@@ -108,7 +129,8 @@ export function parseAppStoreUrl(input: string | null | undefined): TParsedAppSt
     status: 'valid',
     appId,
     storefront,
-    normalizedUrl: buildAppStoreUrl(appId, storefront, slug),
+    normalizedUrl: buildAppStoreUrl(appId, storefront, slug, language),
+    ...(language ? { language } : {}),
   };
 }
 
@@ -127,15 +149,22 @@ export function isValidAppStoreUrl(result: TParsedAppStoreUrl): result is TValid
 
 /**
  * The normalised product page URL of an app:
- * `https://apps.apple.com/<storefront>/app/[<slug>/]id<appId>?platform=iphone`.
+ * `https://apps.apple.com/<storefront>/app/[<slug>/]id<appId>?platform=iphone[&l=<language>]`.
  * `appId` must be digits and `storefront` two letters; throws a `TypeError` naming the bad
- * argument otherwise.
+ * argument otherwise. A `language` that is not a language tag is left out.
  */
-export function buildAppStoreUrl(appId: string, storefront = DEFAULT_STOREFRONT, slug?: string) {
+export function buildAppStoreUrl(
+  appId: string,
+  storefront = DEFAULT_STOREFRONT,
+  slug?: string,
+  language?: string,
+) {
   if (!/^\d+$/.test(appId)) throw new TypeError(`appId must be digits, got "${appId}"`);
   if (!STOREFRONT_SEGMENT.test(storefront)) {
     throw new TypeError(`storefront must be two letters, got "${storefront}"`);
   }
   const slugPart = slug ? `${encodeURIComponent(slug)}/` : '';
-  return `https://${APP_STORE_HOST}/${storefront.toLowerCase()}/app/${slugPart}id${appId}?platform=iphone`;
+  const tag = storeLanguageOf(language);
+  const languagePart = tag ? `&l=${encodeURIComponent(tag)}` : '';
+  return `https://${APP_STORE_HOST}/${storefront.toLowerCase()}/app/${slugPart}id${appId}?platform=iphone${languagePart}`;
 }

@@ -1,5 +1,6 @@
 import {
   ANALYZE_URL_ERROR,
+  isAppStoreStorefront,
   ZAuditInputs,
   ZAuditResult,
   type TAnalyzeRequest,
@@ -12,7 +13,12 @@ import {
   type TSavedAudit,
   type TSaveAuditBody,
 } from '@aso/contracts';
-import { parseAppStoreUrl, primaryScreenshotUrls, selectCompetitors } from '@aso/appstore';
+import {
+  parseAppStoreUrl,
+  primaryScreenshotUrls,
+  selectCompetitors,
+  type TParsedAppStoreUrl,
+} from '@aso/appstore';
 import { buildSavedAuditName } from '@aso/aso-rules';
 import {
   deleteSavedAudit,
@@ -38,18 +44,22 @@ import { AppError, badRequest, notFound } from '../lib/app-error';
  * duplicates (of the main app or an earlier competitor), at most 3, in field order, and the
  * keywords text. Throws a 400 naming the field, with the spec's message
  * ('Please enter a valid App Store URL (apps.apple.com)'), when the main URL or a non-empty
- * competitor URL is not a valid App Store URL.
+ * competitor URL is not a valid App Store URL; when its storefront is not one of the App
+ * Store's, the message names it ('appStoreUrl: "uk" is not an App Store storefront ...').
  */
 export function buildAuditInputs(body: TAnalyzeRequest): TAuditInputs {
+  // An unknown storefront gets its own message naming the code; other bad URLs the spec's.
+  const urlError = (parsed: TParsedAppStoreUrl) =>
+    isAppStoreStorefront(parsed.storefront) ? ANALYZE_URL_ERROR : parsed.error;
   const main = parseAppStoreUrl(body.appStoreUrl);
   if (main.status !== 'valid' || !main.appId || !main.normalizedUrl) {
-    throw badRequest(`appStoreUrl: ${ANALYZE_URL_ERROR}`);
+    throw badRequest(`appStoreUrl: ${urlError(main)}`);
   }
   const fields = ['competitorUrl1', 'competitorUrl2', 'competitorUrl3'] as const;
   const raw = fields.map((f) => body[f] ?? '');
   raw.forEach((value, i) => {
-    if (parseAppStoreUrl(value).status === 'invalid')
-      throw badRequest(`${fields[i]!}: ${ANALYZE_URL_ERROR}`);
+    const parsed = parseAppStoreUrl(value);
+    if (parsed.status === 'invalid') throw badRequest(`${fields[i]!}: ${urlError(parsed)}`);
   });
   const competitors: TAuditApp[] = selectCompetitors(body.appStoreUrl, raw).map((c) => ({
     appId: c.appId,

@@ -53,9 +53,8 @@ export const PAGE_LAYOUT_LABELS: Record<TPageLayout, string> = {
   none: 'no product page',
 };
 
-const SOURCE_LABELS: Record<TStoreSource, string> = {
+const SOURCE_LABELS: Record<Exclude<TStoreSource, 'page'>, string> = {
   lookup: 'lookup',
-  page: 'product page',
   reviews: 'reviews feed',
 };
 
@@ -122,9 +121,9 @@ export function unreadableSectionInputs(
 
 /** The store data record grouped for display (see {@link storeDataLine}). */
 export interface TStoreDataSummary {
-  /** e.g. '2025 page layout (ko)'. */
+  /** The product page read, e.g. '2025 page layout (ko)', 'product page failed (HTTP 503)'. */
   layout: string;
-  /** One phrase per source that was asked, e.g. 'lookup', 'reviews feed failed (HTTP 503)'. */
+  /** One phrase per other source that was asked, e.g. 'lookup', 'reviews feed failed (HTTP 503)'. */
   sources: string[];
   /** Labels of the fields the listing does not have. */
   notOnListing: string[];
@@ -138,16 +137,23 @@ export interface TStoreDataSummary {
  * `reviews` (the recent reviews summary) is reported with the sources, not as a field.
  */
 export function summariseStoreData(storeData: TStoreData): TStoreDataSummary {
+  const { page } = storeData.sources;
   const language = storeData.pageLanguage ? ` (${storeData.pageLanguage})` : '';
+  const layout =
+    page.status === 'ok'
+      ? `${PAGE_LAYOUT_LABELS[storeData.layout]}${language}`
+      : page.status === 'not_found'
+        ? 'no product page (404)'
+        : page.status === 'failed'
+          ? `product page failed${page.detail ? ` (${page.detail})` : ''}`
+          : 'product page not read';
   const sources: string[] = [];
-  for (const source of ['lookup', 'page', 'reviews'] as const) {
+  for (const source of ['lookup', 'reviews'] as const) {
     const report = storeData.sources[source];
-    if (source === 'page' && report.status === 'ok') continue;
     const label = SOURCE_LABELS[source];
     if (report.status === 'ok') sources.push(label);
-    else if (report.status === 'not_found') {
-      sources.push(source === 'page' ? 'no product page (404)' : `${label}: app not listed`);
-    } else if (report.status === 'failed') {
+    else if (report.status === 'not_found') sources.push(`${label}: app not listed`);
+    else if (report.status === 'failed') {
       sources.push(`${label} failed${report.detail ? ` (${report.detail})` : ''}`);
     }
   }
@@ -164,7 +170,7 @@ export function summariseStoreData(storeData: TStoreData): TStoreDataSummary {
     }
   }
   return {
-    layout: `${PAGE_LAYOUT_LABELS[storeData.layout]}${storeData.layout === 'none' ? '' : language}`,
+    layout,
     sources,
     notOnListing,
     unreadable: [...groups].map(([reason, labels]) => ({ reason: reason || null, labels })),

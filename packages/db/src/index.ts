@@ -9,5 +9,6 @@ export { migrations } from './migrations/index';
 export * from './repositories/access.repository';
 export * from './repositories/audit.repository';
 export * from './repositories/snapshot.repository';
+export * from './repositories/store-read.repository';
 export * from './repositories/analytics.repository';
 export * from './repositories/admin.repository';

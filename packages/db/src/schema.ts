@@ -72,6 +72,25 @@ export interface AppSnapshotTable {
   listing: JSONColumnType<Record<string, unknown>>;
 }
 
+/**
+ * `store_reads`: one row per store read of an app (the drift alarm). `layout` is the product
+ * page layout read (`ember`, `2025`, `jsonld`, `none` without a page, `unknown` when no parser
+ * recognised it); `found_fields` / `missing_fields` the fields that layout carries which the
+ * page gave / lacked; `error` why the page or the whole read failed.
+ */
+export interface StoreReadTable {
+  id: Generated<string>;
+  app_id: string;
+  storefront: string;
+  app_name: string | null;
+  layout: string;
+  page_status: string;
+  found_fields: ColumnType<string[], string[] | undefined, string[]>;
+  missing_fields: ColumnType<string[], string[] | undefined, string[]>;
+  error: string | null;
+  read_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
 /** `saved_audits`: audits a user kept in the sidebar. */
 export interface SavedAuditTable {
   id: Generated<string>;
@@ -166,6 +185,7 @@ export interface Database {
   sessions: SessionTable;
   audits: AuditTable;
   app_snapshots: AppSnapshotTable;
+  store_reads: StoreReadTable;
   saved_audits: SavedAuditTable;
   feedback: FeedbackTable;
   uploads: UploadTable;
@@ -182,6 +202,7 @@ export type AuditRow = Selectable<AuditTable>;
 export type NewAudit = Insertable<AuditTable>;
 export type AuditUpdate = Updateable<AuditTable>;
 export type AppSnapshotRow = Selectable<AppSnapshotTable>;
+export type StoreReadRow = Selectable<StoreReadTable>;
 export type SavedAuditRow = Selectable<SavedAuditTable>;
 export type FeedbackRow = Selectable<FeedbackTable>;
 export type UploadRow = Selectable<UploadTable>;

@@ -32,6 +32,7 @@ describe('migrations', () => {
         'feedback',
         'saved_audits',
         'sessions',
+        'store_reads',
         'uploads',
         'users',
       ]);
@@ -47,6 +48,7 @@ describe('migrations', () => {
         'audits_app_idx',
         'audits_created_idx',
         'app_snapshots_lookup_idx',
+        'store_reads_read_at_idx',
         'datasets_expiry_idx',
         'dataset_chunks_pkey',
         'datasets_merge_key_key',

@@ -6,6 +6,7 @@ import { Producers } from './producer';
 import { createRedis } from './redis';
 import { createTypedWorker, type QueueHandlers, type TypedWorkerOptions } from './worker';
 import type { TWorkerBaseEnv } from './worker-env';
+import { createServiceMetrics, type ServiceMetrics } from './metrics';
 import { runWorkerService, type WorkerService } from './worker-runtime';
 
 /** The environment a worker service starts from: the base fields plus its own sizing. */
@@ -27,6 +28,11 @@ export interface WorkerServiceContext<E extends TWorkerServiceEnv> {
   redis: Redis;
   /** Producers on the command connection (queue reads, schedulers); closed by the bootstrap. */
   producers: Producers;
+  /**
+   * The service's metrics, served at `/metrics` (job and queue metrics included); a service
+   * adds its own with `registers: [ctx.metrics.registry]`.
+   */
+  metrics: ServiceMetrics;
   /**
    * Starts a typed worker on `queue` with the service's worker connection, key prefix,
    * `CONCURRENCY`, `LOCK_DURATION_MS` and `STALLED_INTERVAL_MS`; `opts` overrides them.
@@ -71,12 +77,14 @@ export async function startWorkerService<E extends TWorkerServiceEnv>(
   const redis = createRedis(env.REDIS_URL, { role: 'worker', name: `${name}:commands` });
   const connection = createRedis(env.REDIS_URL, { role: 'worker', name: `${name}:worker` });
   const producers = new Producers(redis, env.QUEUE_PREFIX);
+  const metrics = createServiceMetrics({ service: name });
   const workers: Worker[] = [];
   const ctx: WorkerServiceContext<E> = {
     env,
     log,
     redis,
     producers,
+    metrics,
     worker: (queue, handlers, workerOpts) => {
       const worker = createTypedWorker(queue, handlers, {
         connection,
@@ -106,6 +114,7 @@ export async function startWorkerService<E extends TWorkerServiceEnv>(
     redis,
     workers,
     healthPort: env.HEALTH_PORT,
+    metrics,
     handleSignals: opts.handleSignals,
     onClose: async () => {
       redis.off('ready', reschedule);

@@ -41,9 +41,11 @@ describe('validateScrapeTarget (url_validation)', () => {
       validateScrapeTarget(
         job('https://apps.apple.com/GB/app/ID324684580?l=en', '324684580', 'GB'),
       ),
-    ).toMatchObject({
+    ).toEqual({
+      appId: '324684580',
       storefront: 'gb',
-      appStoreUrl: 'https://apps.apple.com/gb/app/id324684580?platform=iphone',
+      appStoreUrl: 'https://apps.apple.com/gb/app/id324684580?platform=iphone&l=en',
+      language: 'en',
     });
   });
 

@@ -28,8 +28,10 @@ export class ScrapeInputError extends Error {
 export interface TScrapeTarget {
   appId: string;
   storefront: string;
-  /** The normalised product page URL (`https://apps.apple.com/<cc>/app/[<slug>/]id<id>?platform=iphone`). */
+  /** The normalised product page URL (`https://apps.apple.com/<cc>/app/[<slug>/]id<id>?platform=iphone[&l=..]`). */
   appStoreUrl: string;
+  /** The URL's `?l=` page language, when it has one. */
+  language?: string;
 }
 
 /**
@@ -54,7 +56,12 @@ export function validateScrapeTarget(
       `The storefront "${job.storefront}" does not match the storefront "${parsed.storefront}" of ${parsed.normalizedUrl}`,
     );
   }
-  return { appId: parsed.appId, storefront: parsed.storefront, appStoreUrl: parsed.normalizedUrl };
+  return {
+    appId: parsed.appId,
+    storefront: parsed.storefront,
+    appStoreUrl: parsed.normalizedUrl,
+    ...(parsed.language ? { language: parsed.language } : {}),
+  };
 }
 
 const SOURCE_NAMES = { lookup: 'lookup', page: 'product page', reviews: 'reviews feed' } as const;

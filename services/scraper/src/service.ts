@@ -3,6 +3,7 @@ import { createDb, deferWhileDatabaseDown } from '@aso/db';
 import { ProgressBus, startWorkerService, type Worker, type WorkerService } from '@aso/queue';
 import type { TWorkerEnv } from './env';
 import { createScrapeHandler } from './scrape.handler';
+import { createStoreReadMetrics } from './store-read.recorder';
 import type { WorkerDeps } from './worker.deps';
 
 /**
@@ -24,6 +25,7 @@ export async function startScraper(
       db,
       bus: new ProgressBus(ctx.redis, { prefix: env.QUEUE_PREFIX }),
       log: ctx.log,
+      metrics: createStoreReadMetrics(ctx.metrics.registry),
       worker: () => {
         if (!worker) throw new Error('scraper worker not started');
         return worker;

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '@aso/db';
 import type { ProgressBus, Worker } from '@aso/queue';
 import type { TWorkerEnv } from './env';
+import type { StoreReadMetrics } from './store-read.recorder';
 
 /** What the scraper's handlers use. */
 export interface WorkerDeps {
@@ -9,6 +10,8 @@ export interface WorkerDeps {
   db: Db;
   bus: ProgressBus;
   log: Logger;
+  /** The drift alarm's counter (`aso_store_fields_missing_total`). */
+  metrics: StoreReadMetrics;
   /** The running worker (for BullMQ's manual rate limit after a 429). Throws before start. */
   worker: () => Worker;
 }

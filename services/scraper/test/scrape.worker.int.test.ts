@@ -54,7 +54,8 @@ import { startScraper } from '../src/service';
 import { constructLookupUpdate, CONSTRUCTED_UPDATE } from './fixtures/constructed-lookup-update';
 
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment,
-   @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return -- raw recordings are untyped JSON */
+   @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return,
+   @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument -- raw recordings are untyped JSON */
 
 const APPSTORE_DIR = path.join(
   process.env.FIXTURES_DIR && process.env.FIXTURES_DIR !== ''
@@ -119,6 +120,8 @@ interface Harness {
   settle(job: Job): Promise<Outcome>;
   /** `add` then `settle`. */
   run(data: Partial<TScrapeJob> & { appId: string }): Promise<Outcome>;
+  /** The scraper's `/metrics` exposition (Prometheus text format). */
+  metricsText(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -180,6 +183,10 @@ async function startHarness(opts: {
     },
     async run(overrides) {
       return harness.settle(await harness.add(overrides));
+    },
+    async metricsText() {
+      const res = await fetch(`http://127.0.0.1:${service.healthPort}/metrics`);
+      return res.text();
     },
     async settle(job) {
       const { auditId } = job.data as TScrapeJob;
@@ -308,7 +315,9 @@ describe.each(apps)('scrape job for recorded app $slug (id$appId, $storefront)',
       message: 'No fresh snapshot; scraping',
       cacheHit: false,
     });
-    expect(stepDone(out.steps, 'scrape')!.message).toMatch(/; snapshot stored$/);
+    expect(stepDone(out.steps, 'scrape')!.message).toMatch(
+      /; snapshot stored\. Store data: (Ember page layout \(en-US\)|no product page \(404\)), lookup/,
+    );
     const shots = stepDone(out.steps, 'screenshot_analysis')!.message;
     if (listing.screenshots.iphone) {
       const set = listing.screenshots.iphone.screenshots;
@@ -520,7 +529,7 @@ describe('failures', () => {
         ['in_progress', 'Scraping the App Store page'],
         ['in_progress', 'The App Store is rate-limiting requests; waiting 1 s'],
         ['in_progress', 'Scraping the App Store page'],
-        ['done', expect.stringMatching(/; snapshot stored$/)],
+        ['done', expect.stringMatching(/; snapshot stored\. Store data: /)],
       ]);
     } finally {
       scraper.store.setFaults([]);
@@ -619,7 +628,7 @@ describe('failures', () => {
       expect(out.listing!.appName).toBe(rawLookup(spotify.lookup!).trackName);
       expect(out.listing!.unknownFields).toContain('inAppEvents');
       expect(stepDone(out.steps, 'scrape')!.message).toMatch(
-        /; not cached: product page HTTP 503$/,
+        /; not cached: product page HTTP 503\. Store data: product page failed \(HTTP 503\), lookup, reviews feed\./,
       );
       expect(await listSnapshotHistory(scraper.db, spotify.appId, 'us')).toEqual(before);
     } finally {
@@ -640,5 +649,179 @@ describe('failures', () => {
     expect(statuses(out.steps)).toEqual(['url_validation:in_progress', 'url_validation:error']);
     expect(out.steps[1]!.message).toBe('Enter a valid App Store URL.');
     expect(scraper.store.requestCount).toBe(requests);
+  });
+});
+
+/** The value of `aso_store_fields_missing_total{layout,field}` in a metrics exposition (0 when absent). */
+function missingCount(metrics: string, layout: string, field: string): number {
+  const line = metrics
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith('aso_store_fields_missing_total{') &&
+        l.includes(`layout="${layout}"`) &&
+        l.includes(`field="${field}"`),
+    );
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+const pageApps = readdirSync(APPSTORE_DIR)
+  .map((file) => ({ file, rec: parseRecordingName(file) }))
+  .filter(({ rec }) => rec?.kind === 'page2025' || rec?.kind === 'page2025-trimmed')
+  .map(({ file, rec }) => ({ file, ...rec! }));
+
+describe.each(pageApps)('scrape job for the recorded 2025 page $file', (app) => {
+  it('reads it through the replay server: the storefront drives every request, the read is recorded', async ({
+    scraper,
+  }) => {
+    const from = scraper.store.requests.length;
+    const out = await scraper.run({
+      appId: app.appId,
+      storefront: app.storefront,
+      appStoreUrl: buildAppStoreUrl(app.appId, app.storefront, app.slug),
+    });
+    expect(out.failedReason).toBeNull();
+    const listing = out.listing!;
+    expect(listing.sourceLayout).toBe('2025');
+    expect(listing.storefront).toBe(app.storefront);
+    const html = readFileSync(path.join(APPSTORE_DIR, app.file), 'utf8');
+    const model = JSON.parse(
+      /<script[^>]*id="serialized-server-data"[^>]*>([\s\S]*?)<\/script>/.exec(html)![1]!,
+    ).data[0].data;
+    expect(listing.appName).toBe(model.title);
+    expect(listing.developer).toBe(model.developerAction.title);
+    expect(listing.subtitle).toBe(model.lockup.subtitle);
+    expect(listing.category).not.toBe('');
+    expect(listing.ageRating).not.toBeNull();
+    expect(listing.storeData?.sources.lookup.status).toBe('not_found');
+
+    // Every request went to the page's storefront.
+    const seen = scraper.store.requests.slice(from);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        {
+          method: 'GET',
+          path: '/lookup',
+          query: { id: app.appId, country: app.storefront, entity: 'software' },
+        },
+        { method: 'GET', path: `/${app.storefront}/app/id${app.appId}`, query: {} },
+        {
+          method: 'GET',
+          path: `/${app.storefront}/rss/customerreviews/id=${app.appId}/sortby=mostrecent/json`,
+          query: {},
+        },
+      ]),
+    );
+    expect(seen.filter((r) => r.path.startsWith('/us/') || r.query.country === 'us')).toEqual([]);
+
+    // The scrape step says what was read; the read is recorded with the page's missing fields.
+    expect(stepDone(out.steps, 'scrape')!.message).toContain(
+      `Store data: 2025 page layout (${listing.storeData!.pageLanguage!}), lookup: app not listed`,
+    );
+    const [read] = await scraper.db
+      .selectFrom('store_reads')
+      .selectAll()
+      .where('app_id', '=', app.appId)
+      .where('storefront', '=', app.storefront)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
+    expect(read).toMatchObject({ layout: '2025', page_status: 'ok', error: null });
+    expect(read!.found_fields).toEqual(
+      expect.arrayContaining(['appName', 'subtitle', 'developer', 'category', 'languages']),
+    );
+    expect(read!.missing_fields).toEqual(expect.arrayContaining(['rating', 'description']));
+  });
+});
+
+describe('the drift alarm', () => {
+  it('counts the fields a page lost, and a page no parser recognises, per layout', async ({
+    scraper,
+    database,
+    redis,
+  }) => {
+    // CONSTRUCTED pages in a scratch folder: a recorded 2025 page with its category and
+    // languages rows removed, and a page without any layout marker.
+    const source = pageApps[0]!;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'scraper-drift-'));
+    const html = readFileSync(path.join(APPSTORE_DIR, source.file), 'utf8');
+    const script = /(<script[^>]*id="serialized-server-data"[^>]*>)([\s\S]*?)(<\/script>)/.exec(
+      html,
+    )!;
+    const root = JSON.parse(script[2]!);
+    const info = root.data[0].data.shelfMapping.information;
+    info.items = info.items.filter(
+      (row: any) =>
+        !['Category', 'Languages', '카테고리', '언어', '類別', '语言', '語言', '类别'].includes(
+          row.title,
+        ),
+    );
+    const lostRows = `page2025_${source.storefront}_lost-rows_id${source.appId}_9999-01.html`;
+    writeFileSync(
+      path.join(dir, lostRows),
+      html.slice(0, script.index) +
+        script[1] +
+        JSON.stringify(root) +
+        script[3] +
+        html.slice(script.index + script[0].length),
+    );
+    const unknownId = '1000000077';
+    writeFileSync(
+      path.join(dir, `page2025_us_no-marker_id${unknownId}_9999-01.html`),
+      '<!DOCTYPE html><html lang="en-US"><head><title>Changed</title></head><body><main>New page</main></body></html>',
+    );
+    const drift = await startHarness({
+      databaseUrl: database.url,
+      db: scraper.db,
+      redisUrl: redis.url,
+      prefix: `${redis.prefix}:drift`,
+      fixturesDir: dir,
+    });
+    try {
+      const lost = await drift.run({
+        appId: source.appId,
+        storefront: source.storefront,
+        bypassCache: true,
+      });
+      expect(lost.failedReason).toBeNull();
+      expect(lost.listing!.unknownFields).toEqual(
+        expect.arrayContaining(['category', 'languages']),
+      );
+      expect(lost.listing!.storeData!.fields.category).toEqual({
+        state: 'unreadable',
+        source: null,
+        reason: 'not found on the 2025 page; lookup: app not listed',
+      });
+      const metrics = await drift.metricsText();
+      expect(missingCount(metrics, '2025', 'category')).toBe(1);
+      expect(missingCount(metrics, '2025', 'languages')).toBe(1);
+      expect(missingCount(metrics, '2025', 'developer')).toBe(0);
+
+      const unknown = await drift.run({ appId: unknownId, storefront: 'us' });
+      expect(unknown.failedReason).toMatch(
+        /Unknown App Store page layout: none of the known layout markers was found \(looked for .*shoebox-media-api-cache-apps.*serialized-server-data.*application\/ld\+json/,
+      );
+      const afterUnknown = await drift.metricsText();
+      expect(missingCount(afterUnknown, 'unknown', 'appName')).toBe(1);
+      expect(missingCount(afterUnknown, 'unknown', 'subtitle')).toBe(1);
+
+      const latest = (appId: string, storefront: string) =>
+        scraper.db
+          .selectFrom('store_reads')
+          .selectAll()
+          .where('app_id', '=', appId)
+          .where('storefront', '=', storefront)
+          .orderBy('id', 'desc')
+          .executeTakeFirstOrThrow();
+      const lostRead = await latest(source.appId, source.storefront);
+      expect(lostRead.missing_fields).toEqual(expect.arrayContaining(['category', 'languages']));
+      const unknownRead = await latest(unknownId, 'us');
+      expect(unknownRead).toMatchObject({ layout: 'unknown', page_status: 'failed' });
+      expect(unknownRead.error).toMatch(/^product page: Unknown App Store page layout/);
+      expect(unknownRead.missing_fields).toEqual(expect.arrayContaining(['appName', 'category']));
+    } finally {
+      await drift.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -290,7 +290,7 @@ export async function fetchAppListing(
     fetchPage(urls.page, fetchOne),
     options.includeReviews === false
       ? Promise.resolve({
-          report: { url: urls.reviews, status: 'skipped', attempts: 0 } as TSourceReport,
+          report: { url: urls.reviews, status: 'skipped' as const, attempts: 0 },
           summary: null,
         })
       : readReviews(urls.reviews, fetchOne),

@@ -1,4 +1,4 @@
-import type { TListingField } from '@aso/contracts';
+import { LISTING_FIELDS, type TListingField } from '@aso/contracts';
 import { UnknownPageLayoutError } from '../errors/store.errors';
 import { emberPageParser } from './ember.parser';
 import { scanPage } from './html-scan';
@@ -40,6 +40,19 @@ export interface TParsedProductPage {
   language: string | null;
   /** The storefront the page says it belongs to, when it says. */
   storefront: string | null;
+}
+
+/**
+ * Fields a page of `layout` is read for: its parser's and, for the Ember and 2025 layouts, the
+ * JSON-LD fallback's. For `unknown` (no parser recognised the page): every field any page
+ * parser reads, all of which the page then failed to give.
+ */
+export function pageLayoutFields(layout: TParsedPageLayout | 'unknown'): TListingField[] {
+  const parsers =
+    layout === 'unknown'
+      ? PAGE_PARSERS
+      : PAGE_PARSERS.filter((p) => p.layout === layout || p === jsonLdPageParser);
+  return LISTING_FIELDS.filter((field) => parsers.some((p) => p.fields.includes(field)));
 }
 
 /** The layout of a product page, or null when no parser recognises it. */

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_initial';
 import * as m0002 from './0002_dataset_chunks';
 import * as m0003 from './0003_unfinished_audits_index';
+import * as m0004 from './0004_store_reads';
 
 /**
  * Every migration, in order. Statically imported (not read from a folder at run time) so the
@@ -11,6 +12,7 @@ export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_dataset_chunks': m0002,
   '0003_unfinished_audits_index': m0003,
+  '0004_store_reads': m0004,
 };
 
 /** Kysely `MigrationProvider` over {@link migrations}. */

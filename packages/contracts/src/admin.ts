@@ -137,3 +137,43 @@ export const ZDeleteAuditAnswer = z.object({
   deletedAudit: z.object({ id: z.string(), appName: z.string().nullable() }),
 });
 export type TDeleteAuditAnswer = z.infer<typeof ZDeleteAuditAnswer>;
+
+/** Hours the admin's "Store data health" card looks back. */
+export const STORE_HEALTH_HOURS = 24;
+
+/**
+ * Answer of `GET /api/admin/store-health`: the store reader's drift alarm over the last
+ * {@link STORE_HEALTH_HOURS} hours. `byLayout`: store reads per product page layout read
+ * (`ember`, `2025`, `jsonld`, `none` without a page, `unknown` when no parser recognised it),
+ * most first. `fields`: per listing field, the reads whose page layout carries it (`expected`),
+ * how many of those pages gave it (`found`) and the share found (ratio 0-1). `failures`: the
+ * latest reads whose page, or the whole read, failed, newest first, with the app and
+ * storefront, the error and the fields the page lacked.
+ */
+export const ZStoreHealth = z.object({
+  since: ZIsoDateTime,
+  hours: z.number().int().positive(),
+  reads: z.number().int().nonnegative(),
+  byLayout: z.array(z.object({ layout: z.string(), reads: z.number().int().nonnegative() })),
+  fields: z.array(
+    z.object({
+      field: z.string(),
+      found: z.number().int().nonnegative(),
+      expected: z.number().int().nonnegative(),
+      share: z.number().min(0).max(1),
+    }),
+  ),
+  failures: z.array(
+    z.object({
+      appId: z.string(),
+      storefront: z.string(),
+      appName: z.string().nullable(),
+      layout: z.string(),
+      pageStatus: z.string(),
+      error: z.string(),
+      missingFields: z.array(z.string()),
+      readAt: ZIsoDateTime,
+    }),
+  ),
+});
+export type TStoreHealth = z.infer<typeof ZStoreHealth>;

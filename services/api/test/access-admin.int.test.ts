@@ -12,8 +12,9 @@ import {
   ZDeleteAuditAnswer,
   ZGenerateCodeAnswer,
   ZSessionAnswer,
+  ZStoreHealth,
 } from '@aso/contracts';
-import type { Db } from '@aso/db';
+import { insertStoreRead, type Db } from '@aso/db';
 import { it } from '@aso/testkit/vitest';
 import { admin, bearer, credentials, expectError, generateCode, startApi } from './access.fixtures';
 
@@ -24,6 +25,7 @@ const ADMIN_ROUTES = [
   { method: 'GET', url: '/api/admin/audit-history' },
   { method: 'GET', url: '/api/admin/audits' },
   { method: 'GET', url: '/api/admin/cache' },
+  { method: 'GET', url: '/api/admin/store-health' },
   { method: 'POST', url: '/api/admin/generate-code', payload: { maxUses: 2 } },
   { method: 'DELETE', url: '/api/admin/codes/ZZZZ-ZZZZ-ZZZZ-ZZZZ' },
   { method: 'DELETE', url: '/api/admin/cache/app/123456789' },
@@ -454,6 +456,75 @@ describe('admin API', () => {
         400,
         /^id: /,
       );
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('reads the store data health of the last 24 hours from the store reads', async ({
+    database,
+    redis,
+  }) => {
+    const app = await startApi(database, redis);
+    try {
+      const get = async () => {
+        const res = await app.inject({
+          method: 'GET',
+          url: '/api/admin/store-health',
+          headers: admin(),
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return ZStoreHealth.parse(res.json());
+      };
+      const empty = await get();
+      expect(empty).toMatchObject({ hours: 24, reads: 0, byLayout: [], fields: [], failures: [] });
+      // CONSTRUCTED reads, as the scraper records them.
+      const base = { storefront: 'kr', appName: 'App', pageStatus: 'ok', error: null };
+      await insertStoreRead(database.db, {
+        ...base,
+        appId: '1',
+        layout: '2025',
+        foundFields: ['appName', 'category'],
+        missingFields: ['rating'],
+      });
+      await insertStoreRead(database.db, {
+        ...base,
+        appId: '2',
+        layout: '2025',
+        foundFields: ['appName', 'category', 'rating'],
+        missingFields: [],
+      });
+      await insertStoreRead(database.db, {
+        ...base,
+        appId: '3',
+        storefront: 'jp',
+        appName: null,
+        layout: 'unknown',
+        pageStatus: 'failed',
+        foundFields: [],
+        missingFields: ['appName', 'category', 'rating'],
+        error: 'product page: Unknown App Store page layout',
+      });
+      const health = await get();
+      expect(health.reads).toBe(3);
+      expect(health.byLayout).toEqual([
+        { layout: '2025', reads: 2 },
+        { layout: 'unknown', reads: 1 },
+      ]);
+      expect(health.fields).toEqual([
+        { field: 'appName', found: 2, expected: 3, share: 0.667 },
+        { field: 'category', found: 2, expected: 3, share: 0.667 },
+        { field: 'rating', found: 1, expected: 3, share: 0.333 },
+      ]);
+      expect(health.failures).toEqual([
+        expect.objectContaining({
+          appId: '3',
+          storefront: 'jp',
+          layout: 'unknown',
+          error: 'product page: Unknown App Store page layout',
+          missingFields: ['appName', 'category', 'rating'],
+        }),
+      ]);
     } finally {
       await app.close();
     }

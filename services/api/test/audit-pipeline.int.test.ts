@@ -155,8 +155,12 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
           appStoreUrl: c.appStoreUrl,
           screenshots: primaryScreenshotUrls(c),
           screenshotAnalysis: audit.competitorData[i]!.screenshotAnalysis,
+          storeData: c.storeData,
         })),
       );
+      // The store data record of each app travels with the audit.
+      expect(audit.storeData).toEqual(main.storeData);
+      expect(audit.storeData?.layout).toBe('ember');
       // ...and those are the recorded values themselves.
       const spotifyPage = recordedMediaApi('media-api_us_spotify_id324684580_2025-07.json');
       const spotifyLookup = recordedLookup('itunes-lookup_us_spotify_id324684580_2026-06.json');

@@ -31,6 +31,7 @@ export const SPEC_CALLS = [
   'GET /api/admin/feedbacks',
   'GET /api/admin/audit-history',
   'GET /api/admin/audits',
+  'GET /api/admin/store-health',
   'POST /api/admin/generate-code',
   'DELETE /api/admin/codes/{code}',
   'DELETE /api/admin/cache/app/{appId}',

@@ -14,6 +14,7 @@ import {
   ZDeleteAuditAnswer,
   ZGenerateCodeAnswer,
   ZGenerateCodeBody,
+  ZStoreHealth,
 } from '@aso/contracts';
 import { activeAccessCodes, createAccessCode, deactivateCode } from '../services/access.service';
 import {
@@ -23,6 +24,7 @@ import {
   cachedApps,
   clearAppCache,
   removeAudit,
+  storeHealth,
 } from '../services/admin.service';
 
 /**
@@ -31,7 +33,8 @@ import {
  * `x-access-code` gets 403 (429 after too many wrong codes) before any input is read.
  *
  * Reads: `GET /codes` (active codes, newest first), `/feedbacks`, `/audit-history` (latest
- * 500 each, newest first), `/audits` (summary grouped by app), `/cache` (cached apps).
+ * 500 each, newest first), `/audits` (summary grouped by app), `/cache` (cached apps),
+ * `/store-health` (the store reader's drift alarm over the last 24 hours).
  * Writes: `POST /generate-code`, `DELETE /codes/{code}` (deactivate, revoke its sessions),
  * `DELETE /cache/app/{appId}` (drop that app's snapshots), `DELETE /audits/{id}` (404 unknown).
  */
@@ -84,6 +87,10 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/cache', { schema: { response: { 200: z.array(ZCachedApp) } } }, async () =>
     cachedApps(app.db),
+  );
+
+  app.get('/store-health', { schema: { response: { 200: ZStoreHealth } } }, async () =>
+    storeHealth(app.db),
   );
 
   app.delete(

@@ -5,13 +5,16 @@ import type {
   TCachedApp,
   TClearCacheAnswer,
   TDeleteAuditAnswer,
+  TStoreHealth,
 } from '@aso/contracts';
+import { STORE_HEALTH_HOURS } from '@aso/contracts';
 import {
   deleteSnapshotsForApp,
   deleteAudit,
   listAuditHistory,
   listCachedApps,
   listFeedbackForAdmin,
+  readStoreHealth,
   summariseAudits,
   type Db,
 } from '@aso/db';
@@ -66,4 +69,30 @@ export async function removeAudit(db: Db, id: string): Promise<TDeleteAuditAnswe
   const deleted = await deleteAudit(db, id);
   if (!deleted) throw new AppError('NOT_FOUND', 'Audit not found');
   return { success: true, deletedAudit: deleted };
+}
+
+/** Failed store reads the "Store data health" card lists at most. */
+export const STORE_HEALTH_FAILURES = 10;
+
+/**
+ * The store reader's drift alarm over the last {@link STORE_HEALTH_HOURS} hours (contracts
+ * `ZStoreHealth`): reads per layout, the share of reads whose page gave each field, and the
+ * latest {@link STORE_HEALTH_FAILURES} failed reads.
+ */
+export async function storeHealth(db: Db): Promise<TStoreHealth> {
+  const h = await readStoreHealth(db, {
+    hours: STORE_HEALTH_HOURS,
+    failures: STORE_HEALTH_FAILURES,
+  });
+  return {
+    since: h.since.toISOString(),
+    hours: STORE_HEALTH_HOURS,
+    reads: h.reads,
+    byLayout: h.byLayout,
+    fields: h.fields.map((f) => ({
+      ...f,
+      share: f.expected === 0 ? 0 : Math.round((f.found / f.expected) * 1000) / 1000,
+    })),
+    failures: h.failures.map((f) => ({ ...f, readAt: f.readAt.toISOString() })),
+  };
 }

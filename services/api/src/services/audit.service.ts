@@ -160,6 +160,7 @@ export function toAudit(row: AuditRow): TAudit {
       structuredAnalysis: null,
       overallScore: null,
       recommendations: null,
+      storeData: null,
     };
   }
   const r = parsed.data;
@@ -183,6 +184,7 @@ export function toAudit(row: AuditRow): TAudit {
     appStoreUrl: c.appStoreUrl,
     screenshots: primaryScreenshotUrls(c),
     screenshotAnalysis: r.competitorScreenshotAnalyses[i] ?? '',
+    storeData: c.storeData ?? null,
   }));
   return {
     ...base,
@@ -203,6 +205,7 @@ export function toAudit(row: AuditRow): TAudit {
     structuredAnalysis: r.structuredAnalysis,
     overallScore: r.overallScore,
     recommendations: JSON.stringify(r.recommendations),
+    storeData: m.storeData ?? null,
   };
 }
 

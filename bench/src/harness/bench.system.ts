@@ -267,6 +267,10 @@ export class BenchSystem {
             ITUNES_ORIGIN: this.replayUrl,
             APP_STORE_ORIGIN: this.replayUrl,
             AI_PROVIDER: 'heuristic',
+            // The merge benchmarks time files far above the row cap of real exports (and
+            // longer than a real merge's time budget): they measure the streaming itself.
+            MERGE_MAX_ROWS: '100000000',
+            MERGE_TIME_BUDGET_MS: '3600000',
             ...group.env,
           },
           logFile: join(this.opts.workDir, `${this.opts.label}-${name}.log`),

@@ -21,6 +21,13 @@ export const analysisJobId = (auditId: string) => `${auditId}:analysis:all`;
 /** BullMQ job id of the `scrape` job of one app of an audit (DESIGN section 2, point 1). */
 export const scrapeJobId = (auditId: string, appId: string) => `${auditId}:scrape:${appId}`;
 
+/**
+ * Redis key that asks the csv-merge worker to stop merge job `jobId`: set by the gateway when
+ * the upload's client went away (nobody waits for the answer any more), read by the merge
+ * between its steps.
+ */
+export const mergeCancelKey = (prefix: string, jobId: string) => `${prefix}:merge-cancel:${jobId}`;
+
 /** Payload of a `scrape` job: one app of an audit (DESIGN section 2, point 4). */
 export const ZScrapeJob = z.object({
   auditId: z.string(),

@@ -80,8 +80,12 @@ export const ZApiEnv = z.object({
   ANALYZE_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(10),
   /** Uploads a user may send per minute. */
   UPLOAD_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(10),
-  /** How long `POST /api/uploads` waits for the merge (ms) before answering 504. */
-  UPLOAD_WAIT_MS: z.coerce.number().int().min(1000).default(60_000),
+  /**
+   * How long `POST /api/uploads` waits for the merge (ms) before answering 504. The default
+   * covers a merge whose worker died: the merge's own budget (20 s), its lock expiring and the
+   * stall check (15 s + 5 s), a restart, and the merge run again (20 s).
+   */
+  UPLOAD_WAIT_MS: z.coerce.number().int().min(1000).default(90_000),
   /** Days a merged dataset (and its uploads) is kept. */
   DATASET_TTL_DAYS: z.coerce.number().min(0).default(30),
   /**

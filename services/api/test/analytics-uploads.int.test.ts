@@ -1,4 +1,7 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
+import { QUEUES } from '@aso/queue';
+import { openTestQueues } from '@aso/testkit';
+import { ONE_MERGE_MESSAGE } from '../src/services/upload-merge.service';
 import { parse } from 'csv-parse/sync';
 import { buildKpiReport } from '@aso/analytics';
 import {
@@ -583,6 +586,36 @@ describe('upload refusals', () => {
     } finally {
       // A connection left stalled mid-body would hold this close until the test times out.
       await app.close();
+    }
+  });
+
+  it('merges one upload per user at a time: a second one meanwhile is refused with 409', async ({
+    env,
+    database,
+    redis,
+  }) => {
+    const { app } = env;
+    const user = await createUser(database.db, 'one-at-a-time@example.com');
+    const other = await createUser(database.db, 'someone-else@example.com');
+    const queues = openTestQueues(redis);
+    const merges = queues.producers.queue(QUEUES.csvMerge);
+    // The first upload waits in the queue, so it is still being merged when the second comes.
+    await merges.pause();
+    try {
+      const first = upload(app, user, sampleParts(calm));
+      await vi.waitUntil(async () => (await merges.getWaitingCount()) === 1, { timeout: 10_000 });
+      expectError(await upload(app, user, sampleParts(calm)), 409, ONE_MERGE_MESSAGE);
+      // Another user is not held up by it.
+      const theirs = upload(app, other, sampleParts(calm));
+      await vi.waitUntil(async () => (await merges.getWaitingCount()) === 2, { timeout: 10_000 });
+      await merges.resume();
+      expect((await first).statusCode).toBe(200);
+      expect((await theirs).statusCode).toBe(200);
+      // Once the first was answered, the user may upload again.
+      expect((await upload(app, user, sampleParts(calm))).statusCode).toBe(200);
+    } finally {
+      await merges.resume();
+      await queues.close();
     }
   });
 

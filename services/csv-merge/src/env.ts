@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseEnv } from '@aso/contracts';
 import { lockEnv, ZWorkerBaseEnv } from '@aso/queue';
+import { MAX_EXPORT_COLUMNS, MAX_EXPORT_ROWS } from './merge/export.parser';
 
 /**
  * Environment of the csv-merge worker (DESIGN section 7), parsed once at start.
@@ -31,6 +32,20 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
     .default(Math.max(1, availableParallelism() - 1)),
   /** Days a merged dataset (and its uploads) is kept. */
   DATASET_TTL_DAYS: z.coerce.number().min(0).default(30),
+  /**
+   * Most data rows of one export (see `MAX_EXPORT_ROWS`: a daily export of ten years has
+   * 3,653). Checked while the file streams in; a larger file is refused with a 400 naming it.
+   */
+  MERGE_MAX_ROWS: z.coerce.number().int().min(1).default(MAX_EXPORT_ROWS),
+  /** Most columns of one export's header row (see `MAX_EXPORT_COLUMNS`). */
+  MERGE_MAX_COLUMNS: z.coerce.number().int().min(2).default(MAX_EXPORT_COLUMNS),
+  /**
+   * Longest a merge may run (ms): past it the merge is stopped and the upload refused with a
+   * 400 naming the limit. Two ten-year exports merge in well under a second; the default 20 s
+   * keeps one hostile file from holding a merge slot, while a merge run again after its worker
+   * died still ends within the gateway's `UPLOAD_WAIT_MS`.
+   */
+  MERGE_TIME_BUDGET_MS: z.coerce.number().int().min(100).default(20_000),
 });
 export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
 

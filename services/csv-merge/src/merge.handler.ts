@@ -8,7 +8,7 @@ import {
   readUploadSlice,
   storeDataset,
 } from '@aso/db';
-import { UnrecoverableError, type JobHandler, type TMergeJob } from '@aso/queue';
+import { mergeCancelKey, UnrecoverableError, type JobHandler, type TMergeJob } from '@aso/queue';
 import { createJobPause } from './job-pause';
 import { CsvExportError, parseAndMergeExports, PREVIEW_ROWS, toMergedData } from './merge/index';
 import type { WorkerDeps } from './worker.deps';
@@ -43,6 +43,13 @@ export function mergeKeyOf(
   return `conversionCSV:${data.conversionUploadId ?? '-'},redownloadsCSV:${data.redownloadsUploadId ?? '-'}`;
 }
 
+/** How often a running merge looks for its gateway's cancel mark, at most (ms). */
+export const CANCEL_CHECK_EVERY_MS = 250;
+
+/** Why a merge whose client went away stopped (nobody reads it: the upload request is gone). */
+export const CANCELLED_MESSAGE =
+  'upload: the merge was cancelled because its upload request was closed before it ended';
+
 /**
  * Builds the `merge` job handler (DESIGN section 3 point 2).
  *
@@ -61,6 +68,12 @@ export function mergeKeyOf(
  * event loop and extend the job's lock (see `createJobPause`), so BullMQ never takes the job for
  * stalled. Storing is idempotent per job: the dataset carries the job's merge key ({@link
  * mergeKeyOf}); a job that runs again answers with the dataset already stored.
+ *
+ * Limits (DESIGN section 3; README "Upload limits"): each export at most `MERGE_MAX_ROWS` data
+ * rows and `MERGE_MAX_COLUMNS` columns, checked while it streams in; the whole merge at most
+ * `MERGE_TIME_BUDGET_MS`; a merge whose gateway set its cancel mark ({@link mergeCancelKey}:
+ * the client went away) stops at its next pause. Each stop is an `UnrecoverableError` whose
+ * message starts with the field (caps) or 'upload:' (budget, cancel) and names the limit.
  *
  * Failures:
  * - a file that is not a usable export, or an upload that is missing or expired:
@@ -117,7 +130,29 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
         notices: [],
       };
     }
-    const pause = createJobPause(job, env.LOCK_DURATION_MS, log);
+    // The merge stops at its next pause once its time budget is spent or its client went away.
+    const stop = new AbortController();
+    const budget = setTimeout(
+      () =>
+        stop.abort(
+          new UnrecoverableError(
+            `upload: merging these files took longer than ${env.MERGE_TIME_BUDGET_MS / 1000} s, the most one merge may take; export a shorter date range`,
+          ),
+        ),
+      env.MERGE_TIME_BUDGET_MS,
+    );
+    const lockPause = createJobPause(job, env.LOCK_DURATION_MS, log);
+    let cancelCheckedAt = 0;
+    const pause = async () => {
+      await lockPause();
+      if (!stop.signal.aborted && job.id && Date.now() - cancelCheckedAt >= CANCEL_CHECK_EVERY_MS) {
+        cancelCheckedAt = Date.now();
+        if (await deps.redis.exists(mergeCancelKey(env.QUEUE_PREFIX, job.id))) {
+          stop.abort(new UnrecoverableError(CANCELLED_MESSAGE));
+        }
+      }
+      if (stop.signal.aborted) throw stop.signal.reason;
+    };
 
     // A storage failure while a stream loads must not pass for a bad file (a 400).
     const storage: { error: Error | null } = { error: null };
@@ -139,6 +174,11 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
       );
     }
 
+    // A parse thread stops when its input does.
+    stop.signal.addEventListener('abort', () => {
+      for (const stream of Object.values(streams)) stream.destroy();
+    });
+
     const wanted = threadedField(sizes);
     const thread = wanted && parseThreads < env.PARSE_THREADS ? wanted : null;
     if (thread) parseThreads++;
@@ -148,8 +188,12 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
       merged = await parseAndMergeExports(streams, {
         pause,
         thread,
+        maxRows: env.MERGE_MAX_ROWS,
+        maxColumns: env.MERGE_MAX_COLUMNS,
       });
     } catch (error) {
+      clearTimeout(budget);
+      if (stop.signal.aborted) throw stop.signal.reason;
       if (storage.error) throw storage.error;
       if (error instanceof CsvExportError) {
         log.info({ jobId: job.id, field: error.field, reason: error.reason }, 'upload refused');
@@ -161,17 +205,22 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
     }
 
     const mergedAt = performance.now();
-    const stored = await storeDataset(db, {
-      userId: data.userId,
-      appName: merged.appName,
-      territory: merged.territory,
-      headers: merged.headers,
-      chunks: merged.chunks(DATASET_CHUNK_ROWS, pause),
-      dateSpan: merged.dateSpan,
-      ttlDays: env.DATASET_TTL_DAYS,
-      uploadIds: named.map(([, id]) => id),
-      mergeKey,
-    });
+    let stored;
+    try {
+      stored = await storeDataset(db, {
+        userId: data.userId,
+        appName: merged.appName,
+        territory: merged.territory,
+        headers: merged.headers,
+        chunks: merged.chunks(DATASET_CHUNK_ROWS, pause),
+        dateSpan: merged.dateSpan,
+        ttlDays: env.DATASET_TTL_DAYS,
+        uploadIds: named.map(([, id]) => id),
+        mergeKey,
+      });
+    } finally {
+      clearTimeout(budget);
+    }
     log.info(
       {
         jobId: job.id,

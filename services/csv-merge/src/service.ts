@@ -19,7 +19,7 @@ export async function startCsvMerge(
 ): Promise<WorkerService> {
   return startWorkerService('csv-merge', env, opts, async (ctx) => {
     const db = createDb(env.DATABASE_URL, { max: env.CONCURRENCY + 2, log: ctx.log });
-    const deps: WorkerDeps = { env, db, log: ctx.log };
+    const deps: WorkerDeps = { env, db, log: ctx.log, redis: ctx.redis };
     ctx.worker(
       QUEUES.csvMerge,
       { merge: createMergeHandler(deps) },

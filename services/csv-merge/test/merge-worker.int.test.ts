@@ -72,6 +72,8 @@ async function startHarness(
       HEALTH_PORT: '0',
       DATASET_TTL_DAYS: String(TTL_DAYS),
       PARSE_THREADS: '1',
+      // The large-file tests check the merge's streaming, far above the row cap of real exports.
+      MERGE_MAX_ROWS: '1000000',
     }),
     { handleSignals: false, log },
   );
@@ -303,10 +305,13 @@ describe('merge job', () => {
       worker.merge({ userId, ...first }),
       worker.merge({ userId, ...second }),
     ]);
-    const direct = await parseAndMergeExports({
-      conversionCSV: Readable.from([conversion]),
-      redownloadsCSV: Readable.from([redownloads]),
-    });
+    const direct = await parseAndMergeExports(
+      {
+        conversionCSV: Readable.from([conversion]),
+        redownloadsCSV: Readable.from([redownloads]),
+      },
+      { maxRows: 1_000_000 },
+    );
     const threaded: unknown[] = [];
     for (const result of results) {
       expect(result.failedReason).toBeNull();

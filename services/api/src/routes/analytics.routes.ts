@@ -1,7 +1,7 @@
 import fastifyMultipart from '@fastify/multipart';
 import { z } from 'zod';
 import fresh from 'fresh';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ZChartData,
@@ -25,7 +25,7 @@ import {
   removeDashboard,
 } from '../services/analytics.service';
 import { DatasetCache } from '../services/dataset.cache';
-import { mergeUploads } from '../services/upload-merge.service';
+import { mergeUploads, takeMergeSlot } from '../services/upload-merge.service';
 import { receiveUploads, UPLOAD_MULTIPART_LIMITS } from '../services/upload.service';
 
 const ZDownloadParams = z.object({ downloadId: ZText.min(1).max(64) });
@@ -58,6 +58,22 @@ const ZIdParams = z.object({ id: ZText.min(1).max(64) });
  * bounded by `DATASET_CACHE_MB`), after the per-request check of owner and expiry.
  * @fastify/multipart is registered in this plugin only, with the upload limits.
  */
+/**
+ * How long the user's merge slot outlives the gateway's wait (ms), should this process die
+ * holding it: the upload's storing and a merge that ends just at the deadline.
+ */
+const MERGE_SLOT_SLACK_MS = 30_000;
+
+/**
+ * A refusal can come before the body is read to its end: discard the rest and close the
+ * connection after the answer, so it is neither stalled nor reused mid-body.
+ */
+function discardBody(req: FastifyRequest, reply: FastifyReply): void {
+  req.raw.unpipe();
+  req.raw.resume();
+  void reply.header('connection', 'close');
+}
+
 export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(fastifyMultipart, {
     limits: UPLOAD_MULTIPART_LIMITS,
@@ -79,39 +95,70 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   // Datasets prepared for chart-data and reports, per process (docs/BENCHMARKS.md).
   const datasets = new DatasetCache({ maxBytes: app.config.DATASET_CACHE_MB * 1024 * 1024 });
 
+  /** Stores the request's files and merges them (see receiveUploads and mergeUploads). */
+  const receiveAndMerge = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    clientGone: AbortSignal,
+  ) => {
+    let uploads;
+    try {
+      uploads = await receiveUploads(req, {
+        db: app.db,
+        userId,
+        ttlDays: app.config.DATASET_TTL_DAYS,
+      });
+    } catch (err) {
+      discardBody(req, reply);
+      throw err;
+    }
+    req.log.info({ uploads: uploads.ids, bytes: uploads.sizes }, 'uploads stored; merging');
+    const mergedData = await mergeUploads(
+      {
+        db: app.db,
+        redis: app.redis,
+        producers: app.producers,
+        waiter,
+        log: req.log,
+        waitMs: app.config.UPLOAD_WAIT_MS,
+        clientGone,
+      },
+      userId,
+      uploads,
+    );
+    return { mergedData };
+  };
+
   app.post(
     '/uploads',
     { preHandler: [app.requireUser, uploadLimit], schema: { response: { 200: ZUploadResult } } },
     async (req, reply) => {
       const { userId } = currentUser(req);
-      let uploads;
+      // The client going away before the answer cancels the merge (see mergeUploads).
+      const gone = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      });
+      let release: () => Promise<void>;
       try {
-        uploads = await receiveUploads(req, {
-          db: app.db,
+        release = await takeMergeSlot(
+          app.redis,
+          app.config.QUEUE_PREFIX,
           userId,
-          ttlDays: app.config.DATASET_TTL_DAYS,
-        });
+          app.config.UPLOAD_WAIT_MS + MERGE_SLOT_SLACK_MS,
+        );
       } catch (err) {
-        // A refusal can come before the body is read to its end: discard the rest and close
-        // the connection after the answer, so it is neither stalled nor reused mid-body.
-        req.raw.unpipe();
-        req.raw.resume();
-        void reply.header('connection', 'close');
+        discardBody(req, reply);
         throw err;
       }
-      req.log.info({ uploads: uploads.ids, bytes: uploads.sizes }, 'uploads stored; merging');
-      const mergedData = await mergeUploads(
-        {
-          db: app.db,
-          producers: app.producers,
-          waiter,
-          log: req.log,
-          waitMs: app.config.UPLOAD_WAIT_MS,
-        },
-        userId,
-        uploads,
-      );
-      return { mergedData };
+      try {
+        return await receiveAndMerge(req, reply, userId, gone.signal);
+      } finally {
+        await release().catch((err: unknown) =>
+          req.log.warn({ err }, 'could not release the merge slot'),
+        );
+      }
     },
   );
 

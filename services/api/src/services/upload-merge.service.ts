@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ZMergedData, ZUploadField, type TMergedData } from '@aso/contracts';
 import { deleteUploads, type Db } from '@aso/db';
-import type { Job, JobWaiter, Producers } from '@aso/queue';
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { mergeCancelKey, type Job, type JobWaiter, type Producers } from '@aso/queue';
 import { AppError, badRequest } from '../lib/app-error';
 import type { TReceivedUploads } from './upload.service';
 
@@ -12,10 +14,11 @@ export const MERGE_FAILED_MESSAGE = 'Merging the files failed on the server; ple
 
 /**
  * A merge failure caused by the user's file starts with its field, e.g.
- * 'redownloadsCSV: no header row with a Date column found in the first 20 lines' (the
- * csv-merge worker's `UnrecoverableError`); anything else is a server-side failure.
+ * 'redownloadsCSV: no header row with a Date column found in the first 20 lines', or with
+ * 'upload:' for a limit of the merge as a whole (its time budget) (the csv-merge worker's
+ * `UnrecoverableError`); anything else is a server-side failure.
  */
-const USER_FAILURE = new RegExp(`^(?:${ZUploadField.options.join('|')}): \\S`);
+const USER_FAILURE = new RegExp(`^(?:${[...ZUploadField.options, 'upload'].join('|')}): \\S`);
 
 /** Deterministic id of the merge job of one upload request (three-part form BullMQ accepts). */
 export function mergeJobId(
@@ -24,15 +27,58 @@ export function mergeJobId(
   return `${uploads.conversionUploadId ?? 'none'}:merge:${uploads.redownloadsUploadId ?? 'none'}`;
 }
 
+/** Answer to a user who sends an upload while their previous one is still being merged. */
+export const ONE_MERGE_MESSAGE =
+  'Only one upload per user is merged at a time, and yours is still being merged: wait for it to finish, then try again';
+
+/** How long a cancel mark is kept for a merge that may still be waiting for a worker (s). */
+const CANCEL_MARK_TTL_S = 600;
+
+/** Deletes `key` only while it still holds `token` (another request's lock is left alone). */
+const RELEASE_SCRIPT =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+/**
+ * Takes the user's merge slot: at most one upload request per user is stored and merged at a
+ * time, so one user cannot fill the merge workers and slow everyone else's merges. The slot
+ * is a Redis key (`<prefix>:merge-user:<userId>`, shared by every gateway) that lapses after
+ * `ttlMs` should this process die holding it. Returns the release function.
+ *
+ * @throws AppError 409 {@link ONE_MERGE_MESSAGE} when the user's previous upload still holds it.
+ */
+export async function takeMergeSlot(
+  redis: Redis,
+  prefix: string,
+  userId: string,
+  ttlMs: number,
+): Promise<() => Promise<void>> {
+  const key = `${prefix}:merge-user:${userId}`;
+  const token = randomUUID();
+  if ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
+    throw new AppError('CONFLICT', ONE_MERGE_MESSAGE);
+  }
+  return async () => {
+    await redis.eval(RELEASE_SCRIPT, 1, key, token);
+  };
+}
+
 /** What {@link mergeUploads} uses. */
 export interface MergeUploadsDeps {
   db: Db;
+  /** Command connection (the cancel mark). */
+  redis: Redis;
   producers: Producers;
   /** The gateway's waiter on the `csv-merge` queue. */
   waiter: JobWaiter;
   log: FastifyBaseLogger;
   /** `UPLOAD_WAIT_MS`. */
   waitMs: number;
+  /**
+   * Aborts when the upload's client went away: the merge is then cancelled (a queued job is
+   * removed by the deadline logic; a running one stops at its next step, see
+   * `mergeCancelKey`), since nobody will read its answer.
+   */
+  clientGone: AbortSignal;
 }
 
 /**
@@ -71,7 +117,23 @@ export async function mergeUploads(
     );
   }
 
-  const outcome = await deps.waiter.wait(job, deps.waitMs);
+  const cancel = () => {
+    if (!job.id) return;
+    deps.redis
+      .set(mergeCancelKey(deps.producers.prefix, job.id), '1', 'EX', CANCEL_MARK_TTL_S)
+      .then(
+        () => deps.log.info({ jobId: job.id }, 'upload client went away; merge cancelled'),
+        (err: unknown) => deps.log.warn({ err, jobId: job.id }, 'could not cancel the merge'),
+      );
+  };
+  if (deps.clientGone.aborted) cancel();
+  else deps.clientGone.addEventListener('abort', cancel, { once: true });
+  let outcome;
+  try {
+    outcome = await deps.waiter.wait(job, deps.waitMs);
+  } finally {
+    deps.clientGone.removeEventListener('abort', cancel);
+  }
   switch (outcome.status) {
     case 'completed': {
       const parsed = ZMergedData.safeParse(outcome.value);

@@ -7,6 +7,7 @@ export type TCsvExportErrorReason =
   | 'no_header'
   | 'no_rows'
   | 'too_many_rows'
+  | 'too_many_columns'
   | 'malformed'
   | 'read_failed'
   /** The two files do not describe the same app, territory and date range. */

@@ -60,7 +60,7 @@ function parseThreadScript(): Promise<string> {
  * When the thread cannot be built or started, the file is parsed by `parseExport` on the
  * caller's thread instead (same result, no parallelism).
  *
- * @param options.maxRows / options.pauseEveryMs - as `parseExport`'s (pauses in the thread
+ * @param options.maxRows / options.maxColumns / options.pauseEveryMs - as `parseExport`'s (pauses in the thread
  *   let it take the next bytes; the caller's event loop is never held).
  * @param loadScript - the thread's code (default: {@link parseThreadScript}; tests pass one
  *   that fails).
@@ -70,7 +70,7 @@ function parseThreadScript(): Promise<string> {
 export async function parseExportInThread(
   input: Readable,
   field: TUploadField,
-  options: { maxRows?: number; pauseEveryMs?: number } = {},
+  options: { maxRows?: number; maxColumns?: number; pauseEveryMs?: number } = {},
   loadScript: () => Promise<string> = parseThreadScript,
 ): Promise<ParsedExport> {
   const init: TParseThreadInit = { field, ...options };

@@ -8,6 +8,7 @@ import { parseExport, type TParsedExportData } from './export.parser';
 export interface TParseThreadInit {
   field: TUploadField;
   maxRows?: number;
+  maxColumns?: number;
   pauseEveryMs?: number;
 }
 
@@ -63,8 +64,8 @@ export function serveExportParse(): void {
     flush();
   });
 
-  const { maxRows, pauseEveryMs } = init;
-  parseExport(input, init.field, { maxRows, pauseEveryMs }).then(
+  const { maxRows, maxColumns, pauseEveryMs } = init;
+  parseExport(input, init.field, { maxRows, maxColumns, pauseEveryMs }).then(
     (parsed) => {
       const { data, buffers } = parsed.toData();
       // The thread stays until the caller, having the answer, terminates it.

@@ -2,7 +2,13 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CsvExportError } from './csv-export.error';
 import { decimalCommaToPoint } from './cell-value.reader';
-import { isHeaderRow, MAX_EXPORT_ROWS, MAX_RECORD_BYTES, parseExport } from './export.parser';
+import {
+  isHeaderRow,
+  MAX_EXPORT_COLUMNS,
+  MAX_EXPORT_ROWS,
+  MAX_RECORD_BYTES,
+  parseExport,
+} from './export.parser';
 
 function parseText(text: string | Buffer) {
   return parseExport(
@@ -92,7 +98,8 @@ describe('parseExport on large and unusual files (docs/BENCHMARKS.md)', () => {
     const pieces: Buffer[] = [];
     const bytes = Buffer.from(text, 'utf8');
     for (let at = 0; at < bytes.length; at += 4093) pieces.push(bytes.subarray(at, at + 4093));
-    const p = await parseExport(Readable.from(pieces), 'conversionCSV');
+    // Above the row cap of real exports: this checks the streaming, not the cap.
+    const p = await parseExport(Readable.from(pieces), 'conversionCSV', { maxRows: 1_000_000 });
     expect(p.preamble).toMatchObject({ appName: 'Big App', territory: 'Chile' });
     expect(p.headers).toEqual(['Date', 'Downloads', 'Impressions', 'Note']);
     expect(p.rowCount).toBe(30_000);
@@ -139,7 +146,7 @@ describe('parseExport on large and unusual files (docs/BENCHMARKS.md)', () => {
     expect(error).toBeInstanceOf(CsvExportError);
     expect((error as CsvExportError).reason).toBe('too_many_rows');
     expect((error as CsvExportError).message).toBe(
-      'redownloadsCSV: the file has more than 100 data rows, the most one export may have; export a shorter date range',
+      'redownloadsCSV: the file has more than 100 data rows, the most one export may have (a daily export of ten years has 3,653); export a shorter date range',
     );
     const fits = await parseExport(
       Readable.from([Buffer.from(constructed(100))]),
@@ -149,7 +156,45 @@ describe('parseExport on large and unusual files (docs/BENCHMARKS.md)', () => {
       },
     );
     expect(fits.rowCount).toBe(100);
-    expect(MAX_EXPORT_ROWS).toBe(1_000_000);
+    expect(MAX_EXPORT_ROWS).toBe(5_000);
+  });
+
+  it('refuses millions of short lines without dates as soon as they pass the line cap', async () => {
+    // 12 MB of lines with an empty date cell, in the 64 KB pieces a stream gives: each line is
+    // skipped, but each one is counted.
+    const bytes = Buffer.from('Date,Downloads,Impressions\n' + ',1,2\n'.repeat(2_000_000));
+    const pieces = Math.ceil(bytes.length / 65_536);
+    let pulled = 0;
+    async function* file() {
+      for (let at = 0; at < bytes.length; at += 65_536) {
+        pulled++;
+        yield bytes.subarray(at, at + 65_536);
+      }
+    }
+    const error = await parseExport(Readable.from(file()), 'conversionCSV').catch(
+      (e: unknown) => e,
+    );
+    expect((error as CsvExportError).reason).toBe('too_many_rows');
+    expect((error as CsvExportError).message).toMatch(
+      /^conversionCSV: the file has more than 5,000 data rows/,
+    );
+    // Refused after about 10,000 lines (60 kB): the rest of the file is never read.
+    expect(pulled).toBeLessThan(pieces / 20);
+  });
+
+  it('refuses a header row wider than the column cap, naming it', async () => {
+    const cells = ['Date', ...Array.from({ length: 120 }, (_, i) => `Metric ${i}`)];
+    const text = `${cells.join(',')}\n1/1/25,${cells
+      .slice(1)
+      .map(() => '1')
+      .join(',')}\n`;
+    const error = await parseExport(Readable.from([Buffer.from(text)]), 'redownloadsCSV').catch(
+      (e: unknown) => e,
+    );
+    expect((error as CsvExportError).reason).toBe('too_many_columns');
+    expect((error as CsvExportError).message).toBe(
+      `redownloadsCSV: the header row has 121 columns, more than the ${MAX_EXPORT_COLUMNS} an export may have`,
+    );
   });
 
   it('pauses as it goes (every 1,024 rows at most)', async () => {

@@ -22,11 +22,27 @@ import {
 export const MAX_RECORD_BYTES = 64 * 1024;
 
 /**
- * Most data rows read from one export (docs/BENCHMARKS.md), a protection against files that are not
- * daily exports (a 20 MB export of daily rows has about 600,000; a million days is 2,700
- * years). Above it the file is refused with a message naming the limit.
+ * Most data rows read from one export. A real export has one row per day: ten years of daily
+ * data are 3,653 rows, so 5,000 (13.7 years) leaves room for any real file and refuses, in
+ * milliseconds, a file of millions of short lines that would hold the merge worker for
+ * minutes. Counted while streaming; above it the file is refused with a message naming the
+ * limit. The worker takes it from `MERGE_MAX_ROWS`.
  */
-export const MAX_EXPORT_ROWS = 1_000_000;
+export const MAX_EXPORT_ROWS = 5_000;
+
+/**
+ * Most columns of an export's header row. A conversion export has a date column and three
+ * per source type (seven types) plus totals: about 25; 100 leaves room for sources Apple adds.
+ * The worker takes it from `MERGE_MAX_COLUMNS`.
+ */
+export const MAX_EXPORT_COLUMNS = 100;
+
+/**
+ * Most records read below the header row, for each data row allowed: rows skipped (no date,
+ * repeated headers, footers) count too, so a file of empty-dated lines is refused as fast as
+ * one of dated rows.
+ */
+export const RECORDS_PER_ROW = 2;
 
 /** How long parsing runs before it lets the event loop turn (ms): see `TParseOptions.pause`. */
 export const PAUSE_EVERY_MS = 50;
@@ -56,6 +72,8 @@ export interface TParseOptions {
   pause?: () => Promise<void>;
   /** Most data rows accepted (default {@link MAX_EXPORT_ROWS}). */
   maxRows?: number;
+  /** Most columns of the header row (default {@link MAX_EXPORT_COLUMNS}). */
+  maxColumns?: number;
   /** Parsing time between pauses (ms, default {@link PAUSE_EVERY_MS}; checked every 1,024 rows). */
   pauseEveryMs?: number;
 }
@@ -276,6 +294,15 @@ function findHeader(head: string, delimiter: TExportDelimiter, field: TUploadFie
   } satisfies THeaderFound;
 }
 
+/** The refusal of a file with more than `maxRows` rows (see {@link MAX_EXPORT_ROWS}). */
+function tooManyRows(field: TUploadField, maxRows: number): CsvExportError {
+  return new CsvExportError(
+    field,
+    'too_many_rows',
+    `the file has more than ${maxRows.toLocaleString('en-US')} data rows, the most one export may have (a daily export of ten years has 3,653); export a shorter date range`,
+  );
+}
+
 function sameCells(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((cell, i) => cell === b[i]);
 }
@@ -360,7 +387,8 @@ async function* dataRecords(
  * @param field - the upload field, named in every error message.
  * @throws CsvExportError naming the field and what was expected: 'empty', 'binary',
  *   'no_header' ('no header row with a Date column found in the first 20 lines'), 'no_rows',
- *   'too_many_rows' (more than `maxRows` data rows), 'malformed' (csv-parse could not read
+ *   'too_many_rows' (more than `maxRows` data rows, or `RECORDS_PER_ROW` times as many lines
+ *   below the header), 'too_many_columns' (a header row wider than `maxColumns`), 'malformed' (csv-parse could not read
  *   it), 'read_failed'.
  */
 export async function parseExport(
@@ -410,6 +438,15 @@ export async function parseExport(
     );
   }
 
+  const maxColumns = options.maxColumns ?? MAX_EXPORT_COLUMNS;
+  if (found.headerCells.length > maxColumns) {
+    await chunks.return();
+    throw new CsvExportError(
+      field,
+      'too_many_columns',
+      `the header row has ${found.headerCells.length} columns, more than the ${maxColumns} an export may have`,
+    );
+  }
   const { headers: allHeaders, unnamed } = uniqueHeaders(found.headerCells);
   const width = found.headerCells.length;
   const dateColumn = found.headerCells.findIndex(isDateHeaderCell);
@@ -431,6 +468,7 @@ export async function parseExport(
           await pause();
           lastPause = performance.now();
         }
+        if (records > maxRows * RECORDS_PER_ROW) throw tooManyRows(field, maxRows);
         const date = (record[dateColumn] ?? '').trim();
         if (date === '') {
           skippedRows++;
@@ -443,13 +481,7 @@ export async function parseExport(
           skippedRows++;
           continue;
         }
-        if (dates.length > maxRows) {
-          throw new CsvExportError(
-            field,
-            'too_many_rows',
-            `the file has more than ${maxRows.toLocaleString('en-US')} data rows, the most one export may have; export a shorter date range`,
-          );
-        }
+        if (dates.length > maxRows) throw tooManyRows(field, maxRows);
         const row = table.addRow();
         let hasNumber = false;
         textColumns.length = 0;

@@ -86,10 +86,10 @@ export async function parseAndMergeExports(
   const { thread, ...parseOptions } = options;
   try {
     if (thread && files.conversionCSV && files.redownloadsCSV) {
-      const { maxRows, pauseEveryMs } = parseOptions;
+      const { maxRows, maxColumns, pauseEveryMs } = parseOptions;
       const parse = (field: TUploadField, input: Readable) =>
         field === thread
-          ? parseExportInThread(input, field, { maxRows, pauseEveryMs })
+          ? parseExportInThread(input, field, { maxRows, maxColumns, pauseEveryMs })
           : // This thread also reads the other file for the thread: it turns more often, so the
             // thread is never left waiting for bytes (0.9 s of 6 s at 50 ms).
             parseExport(input, field, { ...parseOptions, pauseEveryMs: THREAD_FEED_EVERY_MS });

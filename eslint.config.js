@@ -2,6 +2,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 export default tseslint.config(
   {
@@ -44,6 +46,22 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // No import cycles, within a package or across packages: a cycle hides which module owns
+    // what, and makes load order decide behaviour.
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', '*/*/tsconfig.json', 'bench/tsconfig.json'],
+          conditionNames: ['@aso/source', 'import', 'types', 'default'],
+        }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // Configuration parsing, test harnesses and scripts are the places allowed to read the environment.

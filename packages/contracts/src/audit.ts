@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZText } from './common';
-import { ZAppListing, ZStoreData } from './listing';
+import { ZAppListing, ZInAppEvent, ZStoreData } from './listing';
 import { isAppStoreStorefront, unknownStorefrontMessage } from './storefronts';
 
 /** Keyword/metadata text limit in characters (spec section 5 and 9). */
@@ -33,18 +33,6 @@ export const ZAnalyzeAnswer = z.object({ id: z.string() });
  * toast), prefixed by the field name in the answer.
  */
 export const ANALYZE_URL_ERROR = 'Please enter a valid App Store URL (apps.apple.com)';
-
-/** In-app event of a listing (spec section 3: inAppEvents item). */
-export const ZInAppEvent = z.object({
-  timeIndicator: z.string(),
-  eventImage: z.string().nullable(),
-  eventBadge: z.string(),
-  eventName: z.string(),
-  eventDescription: z.string(),
-  startDate: z.string().nullable().optional(),
-  endDate: z.string().nullable().optional(),
-});
-export type TInAppEvent = z.infer<typeof ZInAppEvent>;
 
 /** One competitor in an audit (spec section 3: competitorData item). */
 export const ZCompetitorData = z.object({
@@ -140,10 +128,8 @@ export type TAuditInputs = z.infer<typeof ZAuditInputs>;
  * and the provider that produced it. `GET /api/audit/{id}` maps it to {@link ZAudit}.
  */
 export const ZAuditResult = z.object({
-  // Lazy: listing.ts imports this module (ZInAppEvent), so ZAppListing is not yet defined
-  // while this module is evaluated.
-  main: z.lazy(() => ZAppListing),
-  competitors: z.array(z.lazy(() => ZAppListing)),
+  main: ZAppListing,
+  competitors: z.array(ZAppListing),
   structuredAnalysis: ZStructuredAnalysis,
   overallScore: z.number().int().min(0).max(100),
   recommendations: z.array(ZRecommendation),

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ZInAppEvent } from './audit';
 
 /**
  * The normalised App Store listing of one app in one storefront (DESIGN section 2
@@ -69,6 +68,18 @@ export const ZPreviewVideo = z.object({
   posterUrl: z.string().nullable(),
 });
 export type TPreviewVideo = z.infer<typeof ZPreviewVideo>;
+
+/** In-app event of a listing (spec section 3: inAppEvents item). */
+export const ZInAppEvent = z.object({
+  timeIndicator: z.string(),
+  eventImage: z.string().nullable(),
+  eventBadge: z.string(),
+  eventName: z.string(),
+  eventDescription: z.string(),
+  startDate: z.string().nullable().optional(),
+  endDate: z.string().nullable().optional(),
+});
+export type TInAppEvent = z.infer<typeof ZInAppEvent>;
 
 /**
  * An in-app event as the product page shows it: the spec's inAppEvents item (spec section 3)

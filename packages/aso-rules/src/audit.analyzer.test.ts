@@ -46,10 +46,18 @@ describe('analyzeListing (constructed listings)', () => {
   it('is deterministic', () => {
     expect(analyzeListing({ main, competitors: [rival], keywords: 'music,radio' })).toEqual(a);
   });
-  it('overall score is the weighted mean of the sections', () => {
+  it('overall score is the weighted mean of the judged sections', () => {
+    const judged = SECTION_KEYS.filter((k) => a.structuredAnalysis[k].score !== null);
+    // The constructed listing has no release date, ratings histogram, reviews, size or device list.
+    expect(SECTION_KEYS.filter((k) => !judged.includes(k))).toEqual([
+      'updates',
+      'reviews',
+      'appSize',
+      'compatibility',
+    ]);
     const expected = Math.round(
-      SECTION_KEYS.reduce((s, k) => s + a.structuredAnalysis[k].score * SECTION_WEIGHTS[k], 0) /
-        100,
+      judged.reduce((s, k) => s + a.structuredAnalysis[k].score! * SECTION_WEIGHTS[k], 0) /
+        judged.reduce((s, k) => s + SECTION_WEIGHTS[k], 0),
     );
     expect(a.overallScore).toBe(expected);
     expect(overallScore(a.structuredAnalysis)).toBe(expected);
@@ -62,13 +70,13 @@ describe('analyzeListing (constructed listings)', () => {
       expect(SECTION_KEYS).toContain(r.section);
     });
     const gains = a.recommendations.map(
-      (r) => SECTION_WEIGHTS[r.section] * (100 - a.structuredAnalysis[r.section].score),
+      (r) => SECTION_WEIGHTS[r.section] * (100 - a.structuredAnalysis[r.section].score!),
     );
     expect([...gains].sort((x, y) => y - x)).toEqual(gains);
     expect(buildRecommendations(a.structuredAnalysis, 2)).toHaveLength(2);
   });
   it('compares with competitors: rating gap, screenshots and video', () => {
-    expect(a.structuredAnalysis.rating.analysis).toContain('Rival Music 4.7 (-0.41)');
+    expect(a.structuredAnalysis.rating.analysis).toContain('Rival Music 4.7 (-0.4)');
     expect(a.structuredAnalysis.screenshots.analysis).toContain('Rival Music (10)');
     expect(a.structuredAnalysis.video.analysis).toContain(
       'Competitors with a preview video: Rival Music',
@@ -97,15 +105,18 @@ describe('fields no source could read (lookup API only, no product page)', () =>
     categoryRank: 'N/A',
     screenshots: { iphone: { deviceType: 'lookup:iphone', screenshots: shots(7, 392, 696) } },
   });
-  it('are not judged as missing: low confidence and a neutral score', () => {
+  it('are not judged: no score, low confidence, left out of the overall score', () => {
     const a = analyzeListing({ main: lookupOnly, competitors: [rival], keywords: '' });
-    for (const key of ['subtitle', 'video', 'inAppEvents', 'category'] as const) {
+    for (const key of ['subtitle', 'video', 'inAppEvents', 'category', 'keywords'] as const) {
       expect([key, a.structuredAnalysis[key].confidence, a.structuredAnalysis[key].score]).toEqual([
         key,
         'low',
-        50,
+        null,
       ]);
+      expect(a.structuredAnalysis[key].rules.every((r) => r.status === 'not_judged')).toBe(true);
     }
+    const withPlaceholder = { ...a.structuredAnalysis };
+    expect(overallScore(withPlaceholder)).toBe(a.overallScore);
     expect(a.structuredAnalysis.subtitle.analysis).toMatch(/could not be read/);
     expect(a.facts.previewVideos).toBe(0);
   });

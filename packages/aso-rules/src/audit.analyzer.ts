@@ -27,11 +27,18 @@ import {
   titleSection,
 } from './metadata.rules';
 import { parseCount, parseRating, ratingSection } from './rating.rules';
-import { clampScore, plural } from './text.rules';
+import { charCount, clampScore, plural } from './text.rules';
+import { descriptionSection } from './description.rules';
+import { appSizeSection, compatibilitySection } from './device.rules';
+import { localizationSection } from './localization.rules';
+import { reviewsSection } from './reviews.rules';
+import { RULES_VERSION } from './rules.catalogue';
+import { releaseFacts, updatesSection } from './updates.rules';
 
 /**
- * Weight of each section in the overall score (sums to 100): what most moves search
- * visibility (title, keywords, subtitle) and conversion (screenshots, rating, video) weighs most.
+ * Weight of each section in the overall score: what most moves search visibility (title,
+ * keywords, subtitle) and conversion (screenshots, rating, video) weighs most. The overall
+ * score divides by the weights of the judged sections only.
  */
 export const SECTION_WEIGHTS: Record<TSectionKey, number> = {
   title: 15,
@@ -43,6 +50,12 @@ export const SECTION_WEIGHTS: Record<TSectionKey, number> = {
   rating: 15,
   category: 5,
   inAppEvents: 10,
+  description: 5,
+  updates: 5,
+  localization: 5,
+  reviews: 5,
+  appSize: 3,
+  compatibility: 2,
 };
 
 /** Display names of the sections (spec section 2: ASO Analysis sections; IAE = in-app events). */
@@ -56,6 +69,12 @@ export const SECTION_LABELS: Record<TSectionKey, string> = {
   rating: 'Rating',
   category: 'Category',
   inAppEvents: 'IAE',
+  description: 'Description',
+  updates: 'Updates',
+  localization: 'Localization',
+  reviews: 'Reviews',
+  appSize: 'App Size',
+  compatibility: 'Compatibility',
 };
 
 /**
@@ -72,21 +91,32 @@ export const SECTION_EFFECTS: Record<TSectionKey, string> = {
   rating: 'Higher conversion and search ranking: ratings show in every result.',
   category: 'More browse traffic from category charts.',
   inAppEvents: 'Extra placements in search and the Today tab, and reactivation of lapsed users.',
+  description: 'Higher conversion of visitors who read past the screenshots.',
+  updates: 'More trust from shoppers and a fresh "What\'s New" on the product page.',
+  localization: 'More shoppers reached in their own language.',
+  reviews: 'Higher conversion and a better rating as the causes of complaints are fixed.',
+  appSize: 'Fewer downloads abandoned behind the cellular download prompt.',
+  compatibility: 'Listings in more device App Stores.',
 };
 
-/** Overall score 0-100: the weighted mean of the section scores ({@link SECTION_WEIGHTS}). */
-export function overallScore(analysis: TStructuredAnalysis): number {
+/**
+ * Overall score 0-100: the weighted mean ({@link SECTION_WEIGHTS}) of the judged sections;
+ * sections not judged (score null) are left out. Null when no section was judged.
+ */
+export function overallScore(analysis: TStructuredAnalysis): number | null {
   let sum = 0;
   let weights = 0;
   for (const key of SECTION_KEYS) {
-    sum += analysis[key].score * SECTION_WEIGHTS[key];
+    const score = analysis[key].score;
+    if (score === null) continue;
+    sum += score * SECTION_WEIGHTS[key];
     weights += SECTION_WEIGHTS[key];
   }
-  return clampScore(sum / weights);
+  return weights === 0 ? null : clampScore(sum / weights);
 }
 
 /**
- * Prioritised recommendations: the first improvement of every section scoring under 100,
+ * Prioritised recommendations: the first improvement of every judged section scoring under 100,
  * ordered by the points it could add to the overall score (weight x missing score), highest
  * first; ties keep section order. `priority` is 1-based. At most `max` (default 8).
  */
@@ -94,7 +124,7 @@ export function buildRecommendations(analysis: TStructuredAnalysis, max = 8): TR
   const candidates = SECTION_KEYS.map((section, order) => ({
     section,
     order,
-    gain: SECTION_WEIGHTS[section] * (100 - analysis[section].score),
+    gain: SECTION_WEIGHTS[section] * (100 - (analysis[section].score ?? 100)),
     action: analysis[section].improvements[0],
   })).filter((c): c is typeof c & { action: string } => c.gain > 0 && c.action !== undefined);
   candidates.sort((a, b) => b.gain - a.gain || a.order - b.order);
@@ -177,6 +207,15 @@ export interface TListingFacts {
   inAppEvents: number;
   category: string;
   categoryRank: string;
+  descriptionChars: number;
+  promotionalText: string | null;
+  languages: string[];
+  storefront: string;
+  latestRelease: ReturnType<typeof releaseFacts>;
+  fileSizeBytes: number | null;
+  supportedDevices: string[];
+  recentReviews: number;
+  ratingHistogram: TAppListing['ratingHistogram'];
   competitors: Array<{
     appId: string;
     appName: string;
@@ -193,7 +232,10 @@ export interface TListingFacts {
 /** Result of {@link analyzeListing}. */
 export interface TListingAnalysis {
   structuredAnalysis: TStructuredAnalysis;
-  overallScore: number;
+  /** Null when no section could be judged. */
+  overallScore: number | null;
+  /** The {@link RULES_VERSION} that scored it. */
+  rulesVersion: string;
   recommendations: TRecommendation[];
   /** One text per competitor, same order as the input. */
   competitorScreenshotAnalyses: string[];
@@ -217,6 +259,15 @@ export function listingFacts(input: TAnalyzeListingInput): TListingFacts {
     inAppEvents: main.inAppEvents.length,
     category: main.category,
     categoryRank: main.categoryRank,
+    descriptionChars: charCount(main.description),
+    promotionalText: main.promotionalText,
+    languages: main.languages,
+    storefront: main.storefront,
+    latestRelease: releaseFacts(main),
+    fileSizeBytes: main.fileSizeBytes ?? null,
+    supportedDevices: main.supportedDevices ?? [],
+    recentReviews: main.reviews?.recent?.length ?? 0,
+    ratingHistogram: main.ratingHistogram,
     competitors: competitors.map((c, i) => ({
       appId: c.appId,
       appName: c.appName,
@@ -232,8 +283,9 @@ export function listingFacts(input: TAnalyzeListingInput): TListingFacts {
 
 /**
  * The heuristic audit of a listing (DESIGN section 2, analysis providers: `heuristic`):
- * deterministic and offline. Every section of spec section 3 (plus in-app events) gets
- * analysis text, improvements, a score 0-100 and a confidence, from the rules of this package;
+ * deterministic and offline. Every section of {@link SECTION_KEYS} gets analysis text,
+ * improvements, a score 0-100 (null when not judged), a confidence and the outcome of each
+ * rule of the catalogue ({@link RULES_VERSION});
  * then the overall score, prioritised recommendations and one screenshot analysis text per
  * competitor.
  */
@@ -271,9 +323,16 @@ export function analyzeListing(input: TAnalyzeListingInput): TListingAnalysis {
       competitors.filter((c) => c.inAppEvents.length > 0).map((c) => c.appName),
       main.unknownFields.includes('inAppEvents'),
     ),
+    description: descriptionSection(main, keywords),
+    updates: updatesSection(main),
+    localization: localizationSection(main),
+    reviews: reviewsSection(main),
+    appSize: appSizeSection(main, competitors),
+    compatibility: compatibilitySection(main),
   };
   return {
     structuredAnalysis,
+    rulesVersion: RULES_VERSION,
     overallScore: overallScore(structuredAnalysis),
     recommendations: buildRecommendations(structuredAnalysis),
     competitorScreenshotAnalyses: competitors.map((c) => competitorScreenshotAnalysis(c, main)),

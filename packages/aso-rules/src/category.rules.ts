@@ -1,22 +1,22 @@
 import type { TAppListing, TSectionAnalysis } from '@aso/contracts';
-import { clampScore } from './text.rules';
+import { failed, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
 
 /**
- * Score 0-100 of a chart position in the app's category: top 10 -> 100, top 50 -> 80,
- * top 200 -> 60, charting lower -> 50; not ranked -> 40.
+ * Points a chart position loses (rule `category.chart-position`): top 10 -> 0, top 50 -> 20,
+ * top 200 -> 40, charting lower -> 50, not ranked -> 60.
  */
-export function rankScore(position: number | null): number {
-  if (position === null) return 40;
-  if (position <= 10) return 100;
-  if (position <= 50) return 80;
-  if (position <= 200) return 60;
+export function rankPoints(position: number | null): number {
+  if (position === null) return 60;
+  if (position <= 10) return 0;
+  if (position <= 50) return 20;
+  if (position <= 200) return 40;
   return 50;
 }
 
 /**
- * Category section: the category and the chart position ('#1 in Music'). When no source could
- * tell the rank ('N/A') the score is 50 with confidence 'low'. Competitors in other categories
- * are named (a less crowded category can be easier to rank in).
+ * Category section, rule `category.chart-position`: the category and the chart position
+ * ('#1 in Music'). When no source could tell the rank ('N/A') the section is not judged.
+ * Competitors in other categories are named (a less crowded category can be easier to rank in).
  */
 export function categorySection(
   listing: Pick<TAppListing, 'category' | 'categoryRank' | 'chartPosition'>,
@@ -30,12 +30,14 @@ export function categorySection(
       : '';
   if (listing.categoryRank === 'N/A' && !listing.chartPosition) {
     return {
-      analysis: `Category: ${category}. The chart position could not be read (low confidence).${otherText}`,
+      analysis: `Category: ${category}. Not judged: the chart position could not be read.${otherText}`,
       improvements: [
         "Check the category is the one where the app's audience browses, and where it can chart.",
       ],
-      score: 50,
+      score: null,
       confidence: 'low',
+      rules: sectionNotJudged('category', 'The chart position could not be read.'),
+      textSource: 'rules',
     };
   }
   const pos = listing.chartPosition?.position ?? null;
@@ -52,10 +54,19 @@ export function categorySection(
     pos === null
       ? 'It is not ranked in the category chart.'
       : `It ranks ${listing.categoryRank}${listing.chartPosition?.chart ? ` (${listing.chartPosition.chart})` : ''}.`;
+  const facts = { category, position: pos };
+  const points = rankPoints(pos);
+  const rules = [
+    points === 0
+      ? passed('category.chart-position', rankText, facts)
+      : failed('category.chart-position', rankText, facts, points),
+  ];
   return {
     analysis: `Category: ${category}. ${rankText}${otherText}`,
     improvements,
-    score: clampScore(rankScore(pos)),
+    score: scoreOf(rules),
     confidence: 'high',
+    rules,
+    textSource: 'rules',
   };
 }

@@ -1,6 +1,7 @@
-import type { TListingInAppEvent, TSectionAnalysis } from '@aso/contracts';
+import type { TListingInAppEvent, TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
+import { failed, notApplicable, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
 import { IN_APP_EVENT_LIMITS, MAX_PUBLISHED_IN_APP_EVENTS } from './limits.constants';
-import { charCount, clampScore, plural } from './text.rules';
+import { charCount, plural } from './text.rules';
 
 /** One limit that an in-app event text breaks. */
 export interface TInAppEventViolation {
@@ -38,10 +39,10 @@ const FIELD_LABEL: Record<TInAppEventViolation['field'], string> = {
 };
 
 /**
- * In-app events section. None: score 40 (events are indexed and shown in search and on the
- * Today tab, a missed chance). With events: 100 minus 15 per text over Apple's limits.
- * `competitorsWithEvents` names competitors that run events. When no source could read the
- * events (`unknown`: no product page), score 50 with confidence 'low'.
+ * In-app events section, rules `inAppEvents.*`: events shown (none costs 60 points: events
+ * are indexed and shown in search and on the Today tab), every text within Apple's limits (15
+ * points per text over). `competitorsWithEvents` names competitors that run events. When no
+ * source could read the events (`unknown`: no product page) the section is not judged.
  */
 export function inAppEventsSection(
   events: ReadonlyArray<
@@ -56,38 +57,60 @@ export function inAppEventsSection(
       : '';
   if (events.length === 0 && unknown) {
     return {
-      analysis: `The in-app events could not be read (no product page was available; low confidence).${others}`,
+      analysis: `Not judged: the in-app events could not be read (no product page was available).${others}`,
       improvements: [
         `If none are running, publish in-app events (up to ${MAX_PUBLISHED_IN_APP_EVENTS} at a time): they appear in search results and on the Today tab.`,
       ],
-      score: 50,
+      score: null,
       confidence: 'low',
       used: 0,
       limit: MAX_PUBLISHED_IN_APP_EVENTS,
+      rules: sectionNotJudged('inAppEvents', 'The in-app events could not be read.'),
+      textSource: 'rules',
     };
   }
   if (events.length === 0) {
+    const rules = [
+      failed('inAppEvents.present', 'No in-app events are shown.', { events: 0 }),
+      notApplicable('inAppEvents.text-limits', 'There are no events.'),
+    ];
     return {
       analysis: `No in-app events are shown on the product page.${others}`,
       improvements: [
         `Publish in-app events (up to ${MAX_PUBLISHED_IN_APP_EVENTS} at a time) for launches, challenges or seasonal content: they appear in search results and on the Today tab.`,
       ],
-      score: 40,
+      score: scoreOf(rules),
       confidence: 'high',
       used: 0,
       limit: MAX_PUBLISHED_IN_APP_EVENTS,
+      rules,
+      textSource: 'rules',
     };
   }
   const violations = events.flatMap((e) => checkInAppEvent(e));
+  const rules: TRuleOutcome[] = [
+    passed('inAppEvents.present', `${plural(events.length, 'event')} shown.`, {
+      events: events.length,
+    }),
+  ];
   const parts = [
     `${plural(events.length, 'in-app event')} shown: ${events.map((e) => `"${e.eventName}"${e.eventBadge ? ` (${e.eventBadge})` : ''}`).join(', ')}.`,
   ];
   const improvements: string[] = [];
   if (violations.length === 0) {
+    rules.push(passed('inAppEvents.text-limits', 'Every text fits its limit.'));
     parts.push(
       `Every name, short description and long description fits Apple's limits (${IN_APP_EVENT_LIMITS.name}/${IN_APP_EVENT_LIMITS.shortDescription}/${IN_APP_EVENT_LIMITS.longDescription} characters).`,
     );
   } else {
+    rules.push(
+      failed(
+        'inAppEvents.text-limits',
+        `${plural(violations.length, 'text')} over the limit.`,
+        { over: violations.length },
+        Math.min(45, 15 * violations.length),
+      ),
+    );
     for (const v of violations) {
       parts.push(
         `"${v.eventName}": ${FIELD_LABEL[v.field]} has ${v.used} characters (limit ${v.limit}).`,
@@ -101,9 +124,11 @@ export function inAppEventsSection(
   return {
     analysis: parts.join(' ') + others,
     improvements,
-    score: clampScore(100 - 15 * violations.length),
+    score: scoreOf(rules),
     confidence: 'high',
     used: events.length,
     limit: MAX_PUBLISHED_IN_APP_EVENTS,
+    rules,
+    textSource: 'rules',
   };
 }

@@ -60,3 +60,29 @@ export const MAX_PUBLISHED_IN_APP_EVENTS = 5;
 
 /** Competitors compared at most. Source: spec sections 1 and 9. */
 export const MAX_COMPETITORS = 3;
+
+/**
+ * Description limit in characters. Source: App Store Connect Help, Platform version
+ * information ("up to 4,000 characters",
+ * https://developer.apple.com/help/app-store-connect/reference/platform-version-information).
+ */
+export const DESCRIPTION_MAX_CHARS = 4000;
+
+/**
+ * Characters of the description visible before "more" on an iPhone product page (about three
+ * lines). Source: industry practice (the product page's collapsed description).
+ */
+export const DESCRIPTION_VISIBLE_CHARS = 170;
+
+/**
+ * Promotional text limit in characters; it appears above the description and can change
+ * without a new version. Source: App Store Connect Help, Platform version information.
+ */
+export const PROMOTIONAL_TEXT_MAX_CHARS = 170;
+
+/**
+ * Apple's cellular download limit in bytes (200 MB, decimal as iOS counts): above it an iPhone
+ * asks before downloading over cellular by default. Source: App Store Connect Help, Maximum
+ * build file sizes (https://developer.apple.com/help/app-store-connect/reference/maximum-build-file-sizes).
+ */
+export const CELLULAR_DOWNLOAD_LIMIT_BYTES = 200_000_000;

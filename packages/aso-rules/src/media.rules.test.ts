@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkScreenshots,
   orientationOf,
-  screenshotCountScore,
+  screenshotCountPoints,
   screenshotsSection,
   videoSection,
 } from './media.rules';
@@ -10,15 +10,15 @@ import { constructedListing, shots } from './test-listing.helpers';
 
 describe('screenshots: 10 slots, first 3', () => {
   it.each([
-    [0, 0, false, 10],
-    [2, 30, false, 8],
-    [3, 60, true, 7],
-    [9, 80, true, 1],
-    [10, 100, true, 0],
+    [0, 100, false, 10],
+    [2, 70, false, 8],
+    [3, 40, true, 7],
+    [9, 20, true, 1],
+    [10, 0, true, 0],
   ])(
-    '%i screenshots -> score %i, first three %s, %i empty slots',
-    (n, score, firstThree, empty) => {
-      expect(screenshotCountScore(n)).toBe(score);
+    '%i screenshots -> rule screenshots.count costs %i, first three %s, %i empty slots',
+    (n, points, firstThree, empty) => {
+      expect(screenshotCountPoints(n)).toBe(points);
       const c = checkScreenshots(
         constructedListing({
           screenshots: { iphone: { deviceType: 'iphone_d74', screenshots: shots(n) } },

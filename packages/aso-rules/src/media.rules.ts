@@ -1,6 +1,8 @@
-import type { TAppListing, TScreenshot, TSectionAnalysis } from '@aso/contracts';
+import type { TAppListing, TRuleOutcome, TScreenshot, TSectionAnalysis } from '@aso/contracts';
+import { displaySizeName } from './device-names';
+import { failed, notApplicable, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
 import { FIRST_SCREENSHOTS, MAX_APP_PREVIEWS, SCREENSHOT_SLOTS } from './limits.constants';
-import { clampScore, listText, plural } from './text.rules';
+import { listText, plural } from './text.rules';
 
 /** Orientation of a screenshot from its pixel size; 'unknown' when a size is 0 (not recorded). */
 export type TOrientation = 'portrait' | 'landscape' | 'unknown';
@@ -57,15 +59,15 @@ export function checkScreenshots(listing: Pick<TAppListing, 'screenshots'>): TSc
 }
 
 /**
- * Score 0-100 of an iPhone screenshot count: 0 -> 0, 1-2 -> 30, 3-5 -> 60, 6-9 -> 80,
- * 10 (all slots) -> 100.
+ * Points an iPhone screenshot count loses (rule `screenshots.count`): 0 -> 100, 1-2 -> 70,
+ * 3-5 -> 40, 6-9 -> 20, 10 (all slots) -> 0.
  */
-export function screenshotCountScore(count: number): number {
-  if (count <= 0) return 0;
-  if (count < FIRST_SCREENSHOTS) return 30;
-  if (count < 6) return 60;
-  if (count < SCREENSHOT_SLOTS) return 80;
-  return 100;
+export function screenshotCountPoints(count: number): number {
+  if (count <= 0) return 100;
+  if (count < FIRST_SCREENSHOTS) return 70;
+  if (count < 6) return 40;
+  if (count < SCREENSHOT_SLOTS) return 20;
+  return 0;
 }
 
 /** Screenshot counts of competitors, for gap statements. */
@@ -85,29 +87,43 @@ export function hasPreviewVideo(
 }
 
 /**
- * Screenshots section: score from {@link screenshotCountScore}, minus 10 without an iPad set
- * when the iPhone set exists (iPad shoppers then see scaled iPhone images or none), minus 5 for
- * mixed orientations; gaps against competitors named. Confidence 'medium': counts and sizes are
- * measured, the images' message is not (the openai provider reads them).
+ * Screenshots section, rules `screenshots.*`: the iPhone count against 10 slots, the first
+ * three filled, an iPad set when the app runs on iPad (when the listing says it does not, the
+ * rule does not apply), one orientation; gaps against competitors named. Confidence 'medium':
+ * counts and sizes are measured, the images' message is not (the openai provider reads them).
  */
 export function screenshotsSection(
-  listing: Pick<TAppListing, 'screenshots'>,
+  listing: Pick<TAppListing, 'screenshots' | 'supportedDevices'>,
   competitors: readonly TCompetitorMedia[],
 ): TSectionAnalysis {
   const c = checkScreenshots(listing);
   const parts: string[] = [];
   const improvements: string[] = [];
-  let score = screenshotCountScore(c.iphoneCount);
+  const rules: TRuleOutcome[] = [];
+  const facts = { iphone: c.iphoneCount, ipad: c.ipadCount, slots: SCREENSHOT_SLOTS };
+  const countPoints = screenshotCountPoints(c.iphoneCount);
+  rules.push(
+    countPoints === 0
+      ? passed('screenshots.count', `All ${SCREENSHOT_SLOTS} iPhone slots are filled.`, facts)
+      : failed(
+          'screenshots.count',
+          `${plural(c.iphoneCount, 'iPhone screenshot')} of ${SCREENSHOT_SLOTS} slots.`,
+          facts,
+          countPoints,
+        ),
+  );
   parts.push(
     `${plural(c.iphoneCount, 'iPhone screenshot')} of ${SCREENSHOT_SLOTS} slots` +
-      (c.iphoneCount > 0 ? ` (${c.deviceTypes.iphone ?? 'iphone'})` : '') +
+      (c.iphoneCount > 0 ? ` (${displaySizeName(c.deviceTypes.iphone ?? 'iphone')})` : '') +
       `, ${plural(c.ipadCount, 'iPad screenshot')}.`,
   );
   if (c.iphoneCount === 0) {
+    rules.push(failed('screenshots.first-three', 'No iPhone screenshots.', facts));
     improvements.push(
       `Upload iPhone screenshots: at least ${FIRST_SCREENSHOTS}, ideally all ${SCREENSHOT_SLOTS} slots.`,
     );
   } else if (!c.firstThreeFilled) {
+    rules.push(failed('screenshots.first-three', 'Fewer than 3 iPhone screenshots.', facts));
     parts.push(
       `The first ${FIRST_SCREENSHOTS} slots, the ones shown in search results, are not all filled.`,
     );
@@ -115,6 +131,7 @@ export function screenshotsSection(
       `Fill at least the first ${FIRST_SCREENSHOTS} slots: they are what search results show.`,
     );
   } else {
+    rules.push(passed('screenshots.first-three', 'The first 3 slots are filled.', facts));
     parts.push(`The first ${FIRST_SCREENSHOTS}, shown in search results, are filled.`);
     if (c.emptySlots > 0)
       improvements.push(`Use the ${plural(c.emptySlots, 'empty slot')} to show more features.`);
@@ -122,8 +139,14 @@ export function screenshotsSection(
   improvements.push(
     `Make the first ${FIRST_SCREENSHOTS} screenshots state the main benefit in large, readable captions.`,
   );
-  if (c.hasIphoneSet && !c.hasIpadSet) {
-    score -= 10;
+  const runsOnIpad = listing.supportedDevices ? listing.supportedDevices.includes('ipad') : null;
+  if (c.hasIpadSet) rules.push(passed('screenshots.ipad-set', 'There is an iPad set.', facts));
+  else if (!c.hasIphoneSet)
+    rules.push(notApplicable('screenshots.ipad-set', 'There is no iPhone set to compare with.'));
+  else if (runsOnIpad === false)
+    rules.push(notApplicable('screenshots.ipad-set', 'The store does not list the app for iPad.'));
+  else {
+    rules.push(failed('screenshots.ipad-set', 'There is no iPad set.', facts));
     parts.push('There is no iPad set.');
     improvements.push('Add an iPad screenshot set if the app runs on iPad.');
   }
@@ -136,11 +159,13 @@ export function screenshotsSection(
           ? 'All are landscape.'
           : `Orientation is mixed (${c.portrait} portrait, ${c.landscape} landscape).`,
     );
-    if (c.portrait > 0 && c.landscape > 0) {
-      score -= 5;
-      improvements.push('Use one orientation for the whole set so the gallery reads as one story.');
-    }
   }
+  const oFacts = { portrait: c.portrait, landscape: c.landscape };
+  if (c.portrait > 0 && c.landscape > 0) {
+    rules.push(failed('screenshots.orientation', 'Mixed orientations.', oFacts));
+    improvements.push('Use one orientation for the whole set so the gallery reads as one story.');
+  } else if (known > 0) rules.push(passed('screenshots.orientation', 'One orientation.', oFacts));
+  else rules.push(notApplicable('screenshots.orientation', 'No screenshot sizes were read.'));
   const more = competitors.filter((x) => x.iphoneCount > c.iphoneCount);
   if (more.length > 0) {
     parts.push(
@@ -152,18 +177,19 @@ export function screenshotsSection(
   return {
     analysis: parts.join(' '),
     improvements,
-    score: clampScore(score),
+    score: scoreOf(rules),
     confidence: 'medium',
     used: c.iphoneCount,
     limit: SCREENSHOT_SLOTS,
+    rules,
+    textSource: 'rules',
   };
 }
 
 /**
- * Preview video section (App Store Connect Help, App preview specifications: up to 3 previews
- * of 15-30 s). Score 100 with a preview, 40 without (70 when no competitor has one either:
- * the gap costs less); competitors with a preview named. When no source could tell whether
- * there is one (lookup API only), score 50 with confidence 'low'.
+ * Preview video section, rule `video.present`: a preview costs nothing; none costs 60 points
+ * (30 when no competitor has one either: the gap costs less). When no source could tell
+ * whether there is one (lookup API only), the section is not judged.
  */
 export function videoSection(
   listing: Pick<TAppListing, 'previews' | 'previewVideoUrl' | 'unknownFields'>,
@@ -181,62 +207,78 @@ export function videoSection(
         : ` Competitors with a preview video: ${listText(withVideo.map((c) => c.appName))}.`;
   if (count > 0 || listing.previewVideoUrl) {
     const n = Math.max(count, 1);
+    const rules = [passed('video.present', `${plural(n, 'preview')}.`, { previews: n })];
     return {
       analysis: `The listing has ${plural(n, 'app preview video')} (up to ${MAX_APP_PREVIEWS} per device size).${gap}`,
       improvements:
         n < MAX_APP_PREVIEWS
           ? ['Keep the first seconds self-explanatory: previews autoplay muted in search results.']
           : [],
-      score: 100,
+      score: scoreOf(rules),
       confidence: 'high',
       used: n,
       limit: MAX_APP_PREVIEWS,
+      rules,
+      textSource: 'rules',
     };
   }
   if (hasPreviewVideo(listing) === null) {
     return {
-      analysis: `Whether the listing has an app preview video could not be read (no product page was available; low confidence).${gap}`,
+      analysis: `Not judged: whether the listing has an app preview video could not be read (no product page was available).${gap}`,
       improvements: [
         'If the app has no preview yet, add a 15-30 second one that shows the app in use in its first seconds.',
       ],
-      score: 50,
+      score: null,
       confidence: 'low',
       used: 0,
       limit: MAX_APP_PREVIEWS,
+      rules: sectionNotJudged('video', 'The previews could not be read.'),
+      textSource: 'rules',
     };
   }
+  const noneEither = competitors.length > 0 && competitors.every((c) => c.hasVideo === false);
+  const rules = [
+    failed('video.present', 'No app preview video.', { previews: 0 }, noneEither ? 30 : 60),
+  ];
   return {
     analysis: `The listing has no app preview video.${gap}`,
     improvements: [
       'Add a 15-30 second app preview that shows the app in use in its first seconds.',
     ],
-    score: competitors.length > 0 && competitors.every((c) => c.hasVideo === false) ? 70 : 40,
+    score: scoreOf(rules),
     confidence: 'high',
     used: 0,
     limit: MAX_APP_PREVIEWS,
+    rules,
+    textSource: 'rules',
   };
 }
 
 /**
- * Icon section. Offline rules can only tell whether an icon was read; its design is judged by
- * the openai provider. Score 70 with an icon (confidence 'low'), 0 without.
+ * Icon section, rule `icon.present`. Offline rules can only tell whether an icon is shown
+ * (confidence 'low'); its design is described by the openai provider, never scored.
  */
 export function iconSection(listing: Pick<TAppListing, 'iconUrl'>): TSectionAnalysis {
   if (!listing.iconUrl) {
+    const rules = [failed('icon.present', 'No icon was read from the listing.')];
     return {
       analysis: 'No icon could be read from the listing.',
       improvements: ['Check that the app icon is set in App Store Connect.'],
-      score: 0,
+      score: scoreOf(rules),
       confidence: 'low',
+      rules,
+      textSource: 'rules',
     };
   }
   return {
     analysis:
-      "The icon is present. Its design is not judged by the offline rules (low confidence): compare it with the competitors' icons at small size.",
+      "The icon is present. Its design is not scored by the rules: compare it with the competitors' icons at small size.",
     improvements: [
       'Test a simpler icon with one recognisable symbol and strong contrast; it is the first thing shown in search results.',
     ],
-    score: 70,
+    score: 100,
     confidence: 'low',
+    rules: [passed('icon.present', 'An icon is shown.')],
+    textSource: 'rules',
   };
 }

@@ -1,8 +1,15 @@
-import type { TSectionAnalysis } from '@aso/contracts';
+import type { TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
+import {
+  failed,
+  notApplicable,
+  passed,
+  ruleById,
+  scoreOf,
+  sectionNotJudged,
+} from './rules.catalogue';
 import { KEYWORD_FIELD_MAX_BYTES, SUBTITLE_MAX_CHARS, TITLE_MAX_CHARS } from './limits.constants';
 import {
   charCount,
-  clampScore,
   keywordWords,
   listText,
   plural,
@@ -84,7 +91,11 @@ export interface TKeywordFieldCheck {
   duplicates: string[];
   /** Pairs of different words with the same singular form, e.g. ['playlist', 'playlists']. */
   pluralDuplicates: Array<[string, string]>;
-  /** Bytes that removing the spaces, repeats and duplicates above would free. */
+  /**
+   * Bytes that removing the spaces around commas, the words of the title and subtitle, the
+   * repeated words and the longer form of singular/plural pairs would free: `bytes` minus the
+   * size of that cleaned field, so never more than `bytes`.
+   */
   wastedBytes: number;
 }
 
@@ -147,11 +158,7 @@ export function checkKeywordField(
     }
   }
 
-  const wastedBytes =
-    spaces.reduce((n, s) => n + utf8Bytes(s) - 1, 0) +
-    repeated.reduce((n, w) => n + utf8Bytes(w) + 1, 0) +
-    duplicates.reduce((n, w) => n + (utf8Bytes(w) + 1) * ((seen.get(w) ?? 1) - 1), 0) +
-    pluralDuplicates.reduce((n, [, longer]) => n + utf8Bytes(longer) + 1, 0);
+  const wastedBytes = Math.max(0, bytes - utf8Bytes(cleanedKeywordField(raw, metadata)));
 
   return {
     entered: true,
@@ -164,6 +171,26 @@ export function checkKeywordField(
     pluralDuplicates,
     wastedBytes,
   };
+}
+
+/**
+ * The keyword field with the waste removed: terms trimmed and joined by bare commas, words
+ * whose singular form is in `metadata` dropped, each word (and each singular form) kept once;
+ * terms left empty are dropped.
+ */
+export function cleanedKeywordField(raw: string, metadata: ReadonlySet<string>): string {
+  const seen = new Set<string>();
+  const terms: string[] = [];
+  for (const term of keywordTerms(raw)) {
+    const kept = words(term).filter((w) => {
+      const s = singular(w);
+      if (metadata.has(s) || seen.has(s)) return false;
+      seen.add(s);
+      return true;
+    });
+    if (kept.length > 0) terms.push(kept.join(' '));
+  }
+  return terms.join(',');
 }
 
 /** Result of {@link keywordCoverage}. `coveragePct` is percent 0-100 of the user's terms covered. */
@@ -209,13 +236,27 @@ export function keywordCoverage(
   };
 }
 
-/** Score 0-100 of a 30-character field from its length check (shared by title and subtitle). */
-function lengthScore(check: TLengthCheck): number {
-  if (check.used === 0) return 0;
-  if (!check.withinLimit) return 20;
-  if (check.usagePct >= 80) return 100;
-  if (check.usagePct >= 50) return 75;
-  return 50;
+/**
+ * Points a 30-character field loses for unused characters: 0 from 80 % used, 25 from 50 %,
+ * else 50.
+ */
+function usagePoints(check: TLengthCheck): number {
+  if (check.usagePct >= 80) return 0;
+  return check.usagePct >= 50 ? 25 : 50;
+}
+
+/** The `*.length-usage` outcome of a 30-character field. */
+function usageOutcome(id: string, label: string, check: TLengthCheck): TRuleOutcome {
+  const facts = { used: check.used, limit: check.limit, usagePct: check.usagePct };
+  const points = usagePoints(check);
+  return points === 0
+    ? passed(id, `${label} uses ${check.usagePct}% of its ${check.limit} characters.`, facts)
+    : failed(
+        id,
+        `${label} uses ${check.usagePct}% of its ${check.limit} characters.`,
+        facts,
+        points,
+      );
 }
 
 /** Competitor metadata the title and subtitle sections compare with. */
@@ -243,10 +284,9 @@ export function sharedMetadataWords(
 }
 
 /**
- * Title section (spec section 3 structuredAnalysis key `title`). Score: 0 empty, 20 over 30
- * characters, 100 when at least 80 % of the 30 characters are used, 75 from 50 %, else 50;
- * minus 15 when the user gave keywords and the title carries none of them. Confidence high
- * (everything is measured).
+ * Title section (structuredAnalysis key `title`), rules `title.*` of the catalogue: present,
+ * within 30 characters, using at least 80 % of them, and carrying one of the user's keywords.
+ * Confidence high (everything is measured).
  */
 export function titleSection(
   title: string,
@@ -257,39 +297,69 @@ export function titleSection(
   const check = checkTitle(title);
   const coverage = keywordCoverage(userKeywords, title, subtitle);
   const improvements: string[] = [];
+  const facts = { used: check.used, limit: check.limit };
+  const rules: TRuleOutcome[] = [];
+  if (check.used === 0) {
+    rules.push(failed('title.present', 'The listing shows no name.', facts));
+    for (const id of ['title.length-limit', 'title.length-usage', 'title.user-keywords'])
+      rules.push(notApplicable(id, 'There is no name.'));
+    return {
+      analysis: 'No app name could be read from the listing.',
+      improvements: ['Set the app name in App Store Connect.'],
+      score: scoreOf(rules),
+      confidence: 'high',
+      used: 0,
+      limit: check.limit,
+      rules,
+      textSource: 'rules',
+    };
+  }
+  rules.push(passed('title.present', `The name is "${title.trim()}".`, facts));
   const parts = [
     `The title "${title.trim()}" uses ${check.used} of ${check.limit} characters (${check.usagePct}%).`,
   ];
-  let score = lengthScore(check);
   if (!check.withinLimit) {
+    rules.push(
+      failed('title.length-limit', `${check.used - check.limit} characters over the limit.`, facts),
+    );
     parts.push(
       `It is ${check.used - check.limit} characters over Apple's ${check.limit}-character limit.`,
     );
     improvements.push(
       `Shorten the title to at most ${check.limit} characters; App Store Connect refuses longer names.`,
     );
-  } else if (check.usagePct < 80) {
-    improvements.push(
-      `Use the ${check.limit - check.used} unused characters for a high-value keyword (the title carries the most search weight).`,
-    );
-  }
-  if (coverage.terms.length > 0) {
-    if (coverage.inTitle.length > 0)
-      parts.push(`It contains your keywords ${listText(coverage.inTitle.map((t) => `"${t}"`))}.`);
-    else {
-      score -= 15;
-      parts.push('It contains none of the keywords you entered.');
+  } else {
+    rules.push(passed('title.length-limit', `Within ${check.limit} characters.`, facts));
+    rules.push(usageOutcome('title.length-usage', 'The name', check));
+    if (check.usagePct < 80)
       improvements.push(
-        `Work your most important keyword ("${coverage.terms[0]!}") into the title.`,
+        `Use the ${check.limit - check.used} unused characters for a high-value keyword (the title carries the most search weight).`,
       );
-    }
+  }
+  if (coverage.terms.length === 0) {
+    rules.push(notApplicable('title.user-keywords', 'No keywords were entered.'));
+  } else if (coverage.inTitle.length > 0) {
+    rules.push(
+      passed('title.user-keywords', `Contains ${listText(coverage.inTitle)}.`, {
+        keywords: coverage.terms.join(','),
+      }),
+    );
+    parts.push(`It contains your keywords ${listText(coverage.inTitle.map((t) => `"${t}"`))}.`);
+  } else {
+    rules.push(
+      failed('title.user-keywords', 'Contains none of the keywords entered.', {
+        keywords: coverage.terms.join(','),
+      }),
+    );
+    parts.push('It contains none of the keywords you entered.');
+    improvements.push(`Work your most important keyword ("${coverage.terms[0]!}") into the title.`);
   }
   const shared = sharedMetadataWords(title, subtitle, competitors).filter(
-    (s) => s.shared.length > 0,
+    (x) => x.shared.length > 0,
   );
   if (shared.length > 0) {
     parts.push(
-      `Words shared with competitors: ${shared.map((s) => `${s.appName} (${s.shared.join(', ')})`).join('; ')}.`,
+      `Words shared with competitors: ${shared.map((x) => `${x.appName} (${x.shared.join(', ')})`).join('; ')}.`,
     );
   } else if (competitors.length > 0) {
     parts.push("Its words do not overlap with the competitors' titles and subtitles.");
@@ -297,18 +367,19 @@ export function titleSection(
   return {
     analysis: parts.join(' '),
     improvements,
-    score: clampScore(score),
+    score: scoreOf(rules),
     confidence: 'high',
     used: check.used,
     limit: check.limit,
+    rules,
+    textSource: 'rules',
   };
 }
 
 /**
- * Subtitle section. Score: 30 with no subtitle (30 indexed characters unused), else as the
- * title (see {@link titleSection}) minus 10 when it repeats title words. When no source could
- * read the subtitle (`unknown`, e.g. no product page) it is not judged: score 50, confidence
- * 'low'.
+ * Subtitle section, rules `subtitle.*`: present, within 30 characters, using at least 80 % of
+ * them, repeating no title word. When no source could read the subtitle (`unknown`, e.g. no
+ * product page) it is not judged (score null).
  */
 export function subtitleSection(
   title: string,
@@ -320,46 +391,75 @@ export function subtitleSection(
   if (unknown && !subtitle) {
     return {
       analysis:
-        'The subtitle could not be read from the store (no product page was available), so it was not judged (low confidence).',
+        'Not judged: the subtitle could not be read from the store (no product page was available).',
       improvements: [
         `Make sure the subtitle uses up to ${check.limit} characters with keywords that are not in the title.`,
       ],
-      score: 50,
+      score: null,
       confidence: 'low',
       used: 0,
       limit: check.limit,
+      rules: sectionNotJudged('subtitle', 'The subtitle could not be read.'),
+      textSource: 'rules',
     };
   }
+  const facts = { used: check.used, limit: check.limit };
   if (!subtitle || check.used === 0) {
+    const rules = [
+      failed('subtitle.present', 'The listing shows no subtitle.', facts),
+      ...['subtitle.length-limit', 'subtitle.length-usage', 'subtitle.no-title-repeats'].map((id) =>
+        notApplicable(id, 'There is no subtitle.'),
+      ),
+    ];
     return {
       analysis: `The app has no subtitle, so ${check.limit} indexed characters shown under the name are unused.`,
       improvements: [
         `Add a subtitle of up to ${check.limit} characters that states the main benefit with a keyword not in the title.`,
       ],
-      score: 30,
+      score: scoreOf(rules),
       confidence: 'high',
       used: 0,
       limit: check.limit,
+      rules,
+      textSource: 'rules',
     };
   }
+  const rules: TRuleOutcome[] = [passed('subtitle.present', `"${subtitle.trim()}".`, facts)];
   const improvements: string[] = [];
   const parts = [
     `The subtitle "${subtitle.trim()}" uses ${check.used} of ${check.limit} characters (${check.usagePct}%).`,
   ];
-  let score = lengthScore(check);
   if (!check.withinLimit) {
+    rules.push(
+      failed(
+        'subtitle.length-limit',
+        `${check.used - check.limit} characters over the limit.`,
+        facts,
+      ),
+    );
     parts.push(`It is ${check.used - check.limit} characters over the limit.`);
     improvements.push(`Shorten the subtitle to at most ${check.limit} characters.`);
-  } else if (check.usagePct < 80) {
-    improvements.push(`Use the ${check.limit - check.used} unused characters for another keyword.`);
+  } else {
+    rules.push(passed('subtitle.length-limit', `Within ${check.limit} characters.`, facts));
+    rules.push(usageOutcome('subtitle.length-usage', 'The subtitle', check));
+    if (check.usagePct < 80)
+      improvements.push(
+        `Use the ${check.limit - check.used} unused characters for another keyword.`,
+      );
   }
   const repeated = wordsRepeatedInSubtitle(title, subtitle);
   if (repeated.length > 0) {
-    score -= 10;
+    rules.push(
+      failed('subtitle.no-title-repeats', `Repeats ${listText(repeated)}.`, {
+        repeated: repeated.join(', '),
+      }),
+    );
     parts.push(`It repeats ${listText(repeated.map((w) => `"${w}"`))} from the title.`);
     improvements.push(
       'Replace words already in the title with new keywords; Apple indexes each word once.',
     );
+  } else {
+    rules.push(passed('subtitle.no-title-repeats', 'No word of the name is repeated.'));
   }
   const coverage = keywordCoverage(userKeywords, title, subtitle);
   if (coverage.inSubtitle.length > 0)
@@ -367,20 +467,19 @@ export function subtitleSection(
   return {
     analysis: parts.join(' '),
     improvements,
-    score: clampScore(score),
+    score: scoreOf(rules),
     confidence: 'high',
     used: check.used,
     limit: check.limit,
+    rules,
+    textSource: 'rules',
   };
 }
 
 /**
- * Keyword field section, judged only on the user's text (see {@link checkKeywordField}).
- * With no text: score 50, confidence 'low', and the analysis says the field could not be
- * judged. Otherwise 100 minus: 40 over 100 bytes, 10 for spaces around commas or space
- * separation, 5 per word repeated from title/subtitle (at most 25), 5 per duplicate (at most
- * 20), 5 per plural pair (at most 15), 10 when under 80 % of the bytes are used; confidence
- * 'medium' (the text may differ from what App Store Connect holds).
+ * Keyword field section, rules `keywords.*`, judged only on the user's text (see
+ * {@link checkKeywordField}); confidence 'medium' (the text may differ from what App Store
+ * Connect holds). With no text it is not judged (score null): the field is not public.
  */
 export function keywordsSection(
   userKeywords: string | null | undefined,
@@ -391,44 +490,80 @@ export function keywordsSection(
   if (!c.entered) {
     return {
       analysis:
-        'The keyword field is not public, and no keyword text was entered, so it could not be judged (low confidence). Enter your keyword field to check its 100-byte limit, separators and repeats.',
+        'Not judged: the keyword field is not public and no keyword text was entered. Enter your keyword field to check its 100-byte limit, separators and repeats.',
       improvements: [
         `Fill the keyword field up to ${c.limit} bytes with comma-separated terms (no spaces) that are not already in the title or subtitle.`,
       ],
-      score: 50,
+      score: null,
       confidence: 'low',
       used: 0,
       limit: c.limit,
+      rules: sectionNotJudged('keywords', 'No keyword text was entered.'),
+      textSource: 'rules',
     };
   }
+  const facts = { bytes: c.bytes, limit: c.limit };
+  const rules: TRuleOutcome[] = [];
   const parts = [
     `Judged on the text you entered: ${plural(c.terms.length, 'term')} using ${c.bytes} of ${c.limit} bytes (${c.usagePct}%).`,
   ];
   const improvements: string[] = [];
-  let score = 100;
   if (!c.withinLimit) {
-    score -= 40;
+    rules.push(failed('keywords.byte-limit', `${c.bytes - c.limit} bytes over the limit.`, facts));
+    rules.push(notApplicable('keywords.byte-usage', 'The field is over the limit.'));
     parts.push(
       `It is ${c.bytes - c.limit} bytes over the limit (multi-byte letters count 2-4 bytes each).`,
     );
     improvements.push(
       `Cut the keyword field to ${c.limit} bytes; App Store Connect refuses longer text.`,
     );
-  } else if (c.usagePct < 80) {
-    score -= 10;
-    improvements.push(`Use the remaining ${c.limit - c.bytes} bytes for more terms.`);
+  } else {
+    rules.push(passed('keywords.byte-limit', `Within ${c.limit} bytes.`, facts));
+    if (c.usagePct < 80) {
+      rules.push(failed('keywords.byte-usage', `${c.usagePct}% of the bytes used.`, facts));
+      improvements.push(`Use the remaining ${c.limit - c.bytes} bytes for more terms.`);
+    } else rules.push(passed('keywords.byte-usage', `${c.usagePct}% of the bytes used.`, facts));
   }
   if (c.separator === 'space') {
-    score -= 10;
+    rules.push(failed('keywords.separators', 'Terms are separated by spaces.'));
     parts.push('Terms are separated by spaces instead of commas.');
     improvements.push('Separate terms with commas and no spaces (e.g. "music,podcast,radio").');
   } else if (c.spacesAroundCommas) {
-    score -= 10;
+    rules.push(failed('keywords.separators', 'Spaces around commas.'));
     parts.push('There are spaces around commas.');
     improvements.push('Remove the spaces after commas; each one costs a byte.');
-  }
+  } else rules.push(passed('keywords.separators', 'Commas without spaces.'));
+  const capped = (id: string, n: number, message: string, value: string) =>
+    n === 0
+      ? passed(id, message, {})
+      : failed(id, message, { words: value }, Math.min(ruleById(id).maxPoints, 5 * n));
+  rules.push(
+    capped(
+      'keywords.no-metadata-repeats',
+      c.repeatedFromTitleOrSubtitle.length,
+      c.repeatedFromTitleOrSubtitle.length === 0
+        ? 'No word of the name or subtitle is repeated.'
+        : `${plural(c.repeatedFromTitleOrSubtitle.length, 'word')} already in the name or subtitle.`,
+      c.repeatedFromTitleOrSubtitle.join(', '),
+    ),
+    capped(
+      'keywords.no-duplicates',
+      c.duplicates.length,
+      c.duplicates.length === 0
+        ? 'Each word appears once.'
+        : `${plural(c.duplicates.length, 'word')} repeated.`,
+      c.duplicates.join(', '),
+    ),
+    capped(
+      'keywords.no-plural-pairs',
+      c.pluralDuplicates.length,
+      c.pluralDuplicates.length === 0
+        ? 'No singular/plural pairs.'
+        : `${plural(c.pluralDuplicates.length, 'singular/plural pair')}.`,
+      c.pluralDuplicates.map(([a, b]) => `${a}/${b}`).join(', '),
+    ),
+  );
   if (c.repeatedFromTitleOrSubtitle.length > 0) {
-    score -= Math.min(25, 5 * c.repeatedFromTitleOrSubtitle.length);
     parts.push(
       `Words already in the title or subtitle: ${c.repeatedFromTitleOrSubtitle.join(', ')}.`,
     );
@@ -437,24 +572,25 @@ export function keywordsSection(
     );
   }
   if (c.duplicates.length > 0) {
-    score -= Math.min(20, 5 * c.duplicates.length);
     parts.push(`Repeated words: ${c.duplicates.join(', ')}.`);
     improvements.push('Keep each word once.');
   }
   if (c.pluralDuplicates.length > 0) {
-    score -= Math.min(15, 5 * c.pluralDuplicates.length);
     parts.push(
       `Singular and plural of the same word: ${c.pluralDuplicates.map(([a, b]) => `${a}/${b}`).join(', ')}.`,
     );
     improvements.push('Keep only one form of each word; Apple matches singular and plural.');
   }
-  if (c.wastedBytes > 0) parts.push(`About ${c.wastedBytes} bytes could be freed.`);
+  if (c.wastedBytes > 0)
+    parts.push(`Removing them would free ${plural(c.wastedBytes, 'byte')} of the ${c.bytes} used.`);
   return {
     analysis: parts.join(' '),
     improvements,
-    score: clampScore(score),
+    score: scoreOf(rules),
     confidence: 'medium',
     used: c.bytes,
     limit: c.limit,
+    rules,
+    textSource: 'rules',
   };
 }

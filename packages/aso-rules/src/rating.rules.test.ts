@@ -4,7 +4,7 @@ import {
   median,
   parseCount,
   parseRating,
-  ratingScore,
+  ratingPoints,
   ratingSection,
 } from './rating.rules';
 import { constructedListing } from './test-listing.helpers';
@@ -13,9 +13,9 @@ describe('rating: 4.3 is healthy', () => {
   it('4.29 is not healthy, 4.3 is', () => {
     expect(isHealthyRating(4.29)).toBe(false);
     expect(isHealthyRating(4.3)).toBe(true);
-    expect(ratingScore(4.29)).toBe(60);
-    expect(ratingScore(4.3)).toBe(85);
-    expect(ratingScore(4.5)).toBe(100);
+    expect(ratingPoints(4.29)).toBe(40);
+    expect(ratingPoints(4.3)).toBe(15);
+    expect(ratingPoints(4.5)).toBe(0);
   });
   it('section text says healthy or below', () => {
     expect(ratingSection(constructedListing({ rating: '4.29' }), []).analysis).toMatch(
@@ -30,15 +30,23 @@ describe('rating: 4.3 is healthy', () => {
       { appName: 'Big', rating: 4.78, reviewCount: 40_585_992 },
       { appName: 'Mid', rating: 4.47, reviewCount: 1289 },
     ]);
+    // 4.52 >= 4.5 costs nothing; 1,472 ratings are 7% of the median (20,293,641): -10.
     expect(s.score).toBe(90);
-    expect(s.analysis).toContain('Big 4.78 (-0.26)');
-    expect(s.analysis).toContain('Mid 4.47 (+0.05)');
+    expect(s.rules.map((r) => [r.id, r.status, r.points])).toEqual([
+      ['rating.has-ratings', 'passed', 0],
+      ['rating.healthy', 'passed', 0],
+      ['rating.volume', 'failed', 10],
+    ]);
+    // One decimal everywhere, as the store shows ratings.
+    expect(s.analysis).toContain('Rated 4.5 from 1,472 ratings');
+    expect(s.analysis).toContain('Big 4.8 (-0.3)');
+    expect(s.analysis).toContain('Mid 4.5 (+0.0)');
   });
-  it('no ratings -> 0; unreadable rating -> low confidence', () => {
+  it('no ratings -> 0; unreadable rating -> not judged', () => {
     expect(ratingSection(constructedListing({ rating: '0', reviewCount: '0' }), []).score).toBe(0);
-    expect(ratingSection(constructedListing({ unknownFields: ['rating'] }), []).confidence).toBe(
-      'low',
-    );
+    const unknown = ratingSection(constructedListing({ unknownFields: ['rating'] }), []);
+    expect([unknown.score, unknown.confidence]).toEqual([null, 'low']);
+    expect(unknown.rules.every((r) => r.status === 'not_judged')).toBe(true);
   });
   it('parsers', () => {
     expect(parseRating('4.8')).toBe(4.8);

@@ -1,6 +1,6 @@
-import type { TAppListing, TSectionAnalysis } from '@aso/contracts';
+import type { TAppListing, TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
+import { failed, notApplicable, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
 import { HEALTHY_RATING } from './limits.constants';
-import { clampScore } from './text.rules';
 
 /** Parses a rating text ('4.8') to stars 0-5; null when it is not a number. */
 export function parseRating(text: string | null | undefined): number | null {
@@ -22,15 +22,20 @@ export function isHealthyRating(rating: number): boolean {
 }
 
 /**
- * Score 0-100 of a rating: >= 4.5 -> 100, >= 4.3 -> 85 (healthy, spec section 9), >= 4.0 -> 60,
- * >= 3.5 -> 40, else 20.
+ * Points a rating loses (rule `rating.healthy`): >= 4.5 -> 0, >= 4.3 -> 15 (healthy, spec
+ * section 9), >= 4.0 -> 40, >= 3.5 -> 60, else 80.
  */
-export function ratingScore(rating: number): number {
-  if (rating >= 4.5) return 100;
-  if (isHealthyRating(rating)) return 85;
-  if (rating >= 4.0) return 60;
-  if (rating >= 3.5) return 40;
-  return 20;
+export function ratingPoints(rating: number): number {
+  if (rating >= 4.5) return 0;
+  if (isHealthyRating(rating)) return 15;
+  if (rating >= 4.0) return 40;
+  if (rating >= 3.5) return 60;
+  return 80;
+}
+
+/** A rating as shown everywhere: one decimal ('4.78' -> '4.8'), as the App Store shows it. */
+export function formatStars(rating: number): string {
+  return rating.toFixed(1);
 }
 
 /** Median of non-empty `values`; null for []. */
@@ -49,10 +54,10 @@ export interface TCompetitorRating {
 }
 
 /**
- * Rating section: score from {@link ratingScore}; minus 10 when the review volume is under half
- * the competitors' median (fewer ratings make the average less trusted and the app less
- * visible). Rating gaps to each competitor are stated (positive = ahead). No ratings: score 0.
- * A rating no source could read: score 50, confidence 'low'.
+ * Rating section, rules `rating.*`: ratings exist, the rating is healthy (bands of
+ * {@link ratingPoints}), the number of ratings is at least half the competitors' median.
+ * Rating gaps to each competitor are stated (positive = ahead). A rating no source could read:
+ * not judged.
  */
 export function ratingSection(
   listing: Pick<TAppListing, 'rating' | 'reviewCount' | 'unknownFields'>,
@@ -62,33 +67,53 @@ export function ratingSection(
   const count = parseCount(listing.reviewCount);
   if (listing.unknownFields.includes('rating') || rating === null) {
     return {
-      analysis: 'The rating could not be read from the store (low confidence).',
+      analysis: 'Not judged: the rating could not be read from the store.',
       improvements: [
         'Ask satisfied users for a rating at a good moment (SKStoreReviewController).',
       ],
-      score: 50,
+      score: null,
       confidence: 'low',
+      rules: sectionNotJudged('rating', 'The rating could not be read.'),
+      textSource: 'rules',
     };
   }
   if (!count) {
+    const rules = [
+      failed('rating.has-ratings', 'No ratings in this storefront.', { reviewCount: 0 }),
+      notApplicable('rating.healthy', 'There are no ratings.'),
+      notApplicable('rating.volume', 'There are no ratings.'),
+    ];
     return {
       analysis: 'The app has no ratings yet in this storefront.',
       improvements: [
         'Prompt for ratings after a successful moment in the app (SKStoreReviewController).',
       ],
-      score: 0,
+      score: scoreOf(rules),
       confidence: 'high',
+      rules,
+      textSource: 'rules',
     };
   }
+  const stars = formatStars(rating);
+  const rules: TRuleOutcome[] = [
+    passed('rating.has-ratings', `${count.toLocaleString('en-US')} ratings.`, {
+      reviewCount: count,
+    }),
+  ];
+  const points = ratingPoints(rating);
+  rules.push(
+    points === 0
+      ? passed('rating.healthy', `Rated ${stars}.`, { rating: stars })
+      : failed('rating.healthy', `Rated ${stars}.`, { rating: stars }, points),
+  );
   const parts = [
-    `Rated ${rating} from ${count.toLocaleString('en-US')} ratings: ${
+    `Rated ${stars} from ${count.toLocaleString('en-US')} ratings: ${
       isHealthyRating(rating)
         ? `healthy (at or above ${HEALTHY_RATING})`
         : `below the healthy ${HEALTHY_RATING}`
     }.`,
   ];
   const improvements: string[] = [];
-  let score = ratingScore(rating);
   if (!isHealthyRating(rating)) {
     improvements.push(
       'Find the causes of low ratings in recent reviews, fix them, and reply to critical reviews.',
@@ -99,8 +124,8 @@ export function ratingSection(
     parts.push(
       `Rating gaps: ${gaps
         .map((c) => {
-          const d = Math.round((rating - c.rating!) * 100) / 100;
-          return `${c.appName} ${c.rating} (${d >= 0 ? '+' : ''}${d})`;
+          const d = Math.round((rating - c.rating!) * 10) / 10;
+          return `${c.appName} ${formatStars(c.rating!)} (${d >= 0 ? '+' : ''}${d.toFixed(1)})`;
         })
         .join(', ')}.`,
     );
@@ -108,17 +133,30 @@ export function ratingSection(
   const med = median(competitors.map((c) => c.reviewCount).filter((n): n is number => n !== null));
   if (med !== null && med > 0) {
     const ratio = count / med;
+    const vFacts = { reviewCount: count, competitorMedian: Math.round(med) };
     if (ratio < 0.5) {
-      score -= 10;
+      rules.push(
+        failed('rating.volume', `${Math.round(ratio * 100)}% of the competitors' median.`, vFacts),
+      );
       parts.push(
         `Review volume is ${Math.round(ratio * 100)}% of the competitors' median (${Math.round(med).toLocaleString('en-US')}).`,
       );
       improvements.push('Raise review volume with an in-app rating prompt shown to engaged users.');
     } else {
+      rules.push(
+        passed('rating.volume', `${Math.round(ratio * 100)}% of the competitors' median.`, vFacts),
+      );
       parts.push(
         `Review volume is ${ratio >= 1 ? 'at or above' : 'close to'} the competitors' median.`,
       );
     }
-  }
-  return { analysis: parts.join(' '), improvements, score: clampScore(score), confidence: 'high' };
+  } else rules.push(notApplicable('rating.volume', 'No competitor rating counts to compare.'));
+  return {
+    analysis: parts.join(' '),
+    improvements,
+    score: scoreOf(rules),
+    confidence: 'high',
+    rules,
+    textSource: 'rules',
+  };
 }

@@ -34,6 +34,10 @@ export const ZAnalyzeAnswer = z.object({ id: z.string() });
  */
 export const ANALYZE_URL_ERROR = 'Please enter a valid App Store URL (apps.apple.com)';
 
+/** Who wrote a text of the audit: the model, or the rules (offline, or when the model failed). */
+export const ZTextSource = z.enum(['model', 'rules']);
+export type TTextSource = z.infer<typeof ZTextSource>;
+
 /** One competitor in an audit (spec section 3: competitorData item). */
 export const ZCompetitorData = z.object({
   appId: z.string(),
@@ -50,10 +54,16 @@ export const ZCompetitorData = z.object({
     .lazy(() => ZStoreData)
     .nullable()
     .optional(),
+  /** Who wrote `screenshotAnalysis`. */
+  screenshotAnalysisSource: ZTextSource.optional(),
 });
 export type TCompetitorData = z.infer<typeof ZCompetitorData>;
 
-/** Section keys of the structured analysis (spec section 3 plus in-app events). */
+/**
+ * Section keys of the structured analysis, in display order: the spec's sections (section 3)
+ * plus in-app events, then description, updates, localization, reviews, app size and
+ * compatibility.
+ */
 export const SECTION_KEYS = [
   'title',
   'subtitle',
@@ -64,6 +74,12 @@ export const SECTION_KEYS = [
   'rating',
   'category',
   'inAppEvents',
+  'description',
+  'updates',
+  'localization',
+  'reviews',
+  'appSize',
+  'compatibility',
 ] as const;
 export const ZSectionKey = z.enum(SECTION_KEYS);
 export type TSectionKey = z.infer<typeof ZSectionKey>;
@@ -71,19 +87,89 @@ export type TSectionKey = z.infer<typeof ZSectionKey>;
 /** How sure the analysis of a section is. */
 export const ZConfidence = z.enum(['high', 'medium', 'low']);
 
-/** One analysed section: text, improvements, score 0-100, confidence. */
+/** How much a failed rule weighs: high rules cost the most points. */
+export const ZRuleSeverity = z.enum(['high', 'medium', 'low']);
+export type TRuleSeverity = z.infer<typeof ZRuleSeverity>;
+
+/**
+ * Where a rule comes from: Apple's documentation (`url` set), the product specification, or
+ * industry practice (said plainly, no URL).
+ */
+export const ZRuleSource = z.object({
+  kind: z.enum(['apple', 'spec', 'industry']),
+  label: z.string(),
+  url: z.string().nullable(),
+});
+export type TRuleSource = z.infer<typeof ZRuleSource>;
+
+/** One rule of the catalogue (`GET /api/rules`). */
+export const ZRuleDefinition = z.object({
+  /** Stable id, '<section>.<check>' (e.g. 'title.length-limit'). */
+  id: z.string(),
+  /** Raised whenever what the rule checks or how many points it costs changes. */
+  version: z.number().int().min(1),
+  section: ZSectionKey,
+  severity: ZRuleSeverity,
+  /** What the rule checks, one sentence. */
+  title: z.string(),
+  /** Most points (of 100) the section loses when the rule fails. */
+  maxPoints: z.number().int().min(0).max(100),
+  /** Listing facts the rule reads (field names of the listing or the user's input). */
+  facts: z.array(z.string()),
+  source: ZRuleSource,
+});
+export type TRuleDefinition = z.infer<typeof ZRuleDefinition>;
+
+/** Answer of `GET /api/rules`: the rules version audits record, and every rule. */
+export const ZRulesCatalogue = z.object({
+  version: z.string(),
+  rules: z.array(ZRuleDefinition),
+});
+export type TRulesCatalogue = z.infer<typeof ZRulesCatalogue>;
+
+/** A fact value a rule read, as shown in "how this is scored". */
+export const ZFactValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/**
+ * What one rule found on one listing: `passed`, `failed` (costing `points`), `not_applicable`
+ * (the rule does not concern this listing, e.g. no keywords entered) or `not_judged` (its input
+ * could not be read).
+ */
+export const ZRuleOutcome = z.object({
+  id: z.string(),
+  version: z.number().int().min(1),
+  severity: ZRuleSeverity,
+  status: z.enum(['passed', 'failed', 'not_applicable', 'not_judged']),
+  /** Points deducted from the section's 100 (0 unless failed). */
+  points: z.number().int().min(0).max(100),
+  /** The facts read, by name. */
+  facts: z.record(z.string(), ZFactValue),
+  /** What was found, one sentence. */
+  message: z.string(),
+});
+export type TRuleOutcome = z.infer<typeof ZRuleOutcome>;
+
+/**
+ * One analysed section: text, improvements, score 0-100 (null when the section is "not
+ * judged": its input could not be read; such a section is left out of the overall score),
+ * confidence, the rules applied, and who wrote the text (`fallbackReason` says why the
+ * model's text is not shown when `textSource` is 'rules' under the openai provider).
+ */
 export const ZSectionAnalysis = z.object({
   analysis: z.string(),
   improvements: z.array(z.string()),
-  score: z.number().int().min(0).max(100),
+  score: z.number().int().min(0).max(100).nullable(),
   confidence: ZConfidence,
   /** Characters (or bytes for keywords) used against `limit`, when the section has one. */
   used: z.number().int().nonnegative().optional(),
   limit: z.number().int().positive().optional(),
+  rules: z.array(ZRuleOutcome).default([]),
+  textSource: ZTextSource.default('rules'),
+  fallbackReason: z.string().optional(),
 });
 export type TSectionAnalysis = z.infer<typeof ZSectionAnalysis>;
 
-/** Structured analysis: one entry per section key (spec section 3). */
+/** Structured analysis: one entry per section key. */
 export const ZStructuredAnalysis = z.object(
   Object.fromEntries(SECTION_KEYS.map((k) => [k, ZSectionAnalysis])) as Record<
     TSectionKey,
@@ -91,6 +177,34 @@ export const ZStructuredAnalysis = z.object(
   >,
 );
 export type TStructuredAnalysis = z.infer<typeof ZStructuredAnalysis>;
+
+/**
+ * A stored structured analysis: audits finished before a section existed lack its key, which
+ * reads as that section not judged.
+ */
+export const ZStoredStructuredAnalysis = z.preprocess((value) => {
+  if (!value || typeof value !== 'object') return value;
+  const filled: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of SECTION_KEYS) {
+    filled[key] ??= {
+      analysis: 'Not judged: this audit was made before this section was part of the audit.',
+      improvements: [],
+      score: null,
+      confidence: 'low',
+    };
+  }
+  return filled;
+}, ZStructuredAnalysis);
+
+/** Tokens used by the model calls of one audit (summed over its calls). */
+export const ZTokenUsage = z.object({
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  totalTokens: z.number().int().nonnegative(),
+  /** Model calls made (retries included). */
+  calls: z.number().int().nonnegative(),
+});
+export type TTokenUsage = z.infer<typeof ZTokenUsage>;
 
 /** One prioritised recommendation (stored as JSON text in `Audit.recommendations`). */
 export const ZRecommendation = z.object({
@@ -130,11 +244,20 @@ export type TAuditInputs = z.infer<typeof ZAuditInputs>;
 export const ZAuditResult = z.object({
   main: ZAppListing,
   competitors: z.array(ZAppListing),
-  structuredAnalysis: ZStructuredAnalysis,
-  overallScore: z.number().int().min(0).max(100),
+  structuredAnalysis: ZStoredStructuredAnalysis,
+  /** Weighted mean of the judged sections; null when no section could be judged. */
+  overallScore: z.number().int().min(0).max(100).nullable(),
   recommendations: z.array(ZRecommendation),
   /** Per competitor, same order as `competitors`: the screenshot analysis text. */
   competitorScreenshotAnalyses: z.array(z.string()),
+  /** Who wrote each competitor's screenshot analysis (absent in older audits: the provider). */
+  competitorScreenshotSources: z.array(ZTextSource).optional(),
+  /** Who wrote the recommendations (absent in older audits: the provider). */
+  recommendationsSource: ZTextSource.optional(),
+  /** Version of the rules catalogue that scored the audit (absent in older audits). */
+  rulesVersion: z.string().optional(),
+  /** Tokens the model calls used (null for the heuristic provider). */
+  usage: ZTokenUsage.nullable().optional(),
   provider: z.enum(['heuristic', 'openai']),
   /** Model names used by the openai provider (null for heuristic). */
   models: z.object({ text: z.string(), vision: z.string() }).nullable(),
@@ -176,6 +299,8 @@ export const ZAudit = z.object({
   overallScore: z.number().int().min(0).max(100).nullable(),
   /** JSON text of `TRecommendation[]` (spec section 3 keeps it as text). */
   recommendations: z.string().nullable(),
+  /** Who wrote the recommendations. */
+  recommendationsSource: ZTextSource.nullable().optional(),
   provider: z.string().nullable(),
   /**
    * How the main app's store data was read: layout, sources and the provenance of every field
@@ -186,6 +311,10 @@ export const ZAudit = z.object({
     .lazy(() => ZStoreData)
     .nullable()
     .optional(),
+  /** Version of the rules catalogue that scored the audit (null when unknown or not done). */
+  rulesVersion: z.string().nullable().optional(),
+  /** Tokens the model calls used (null for the heuristic provider or when unknown). */
+  tokenUsage: ZTokenUsage.nullable().optional(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
 });

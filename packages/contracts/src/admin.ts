@@ -75,6 +75,19 @@ export const ZAuditHistoryItem = z.object({
   status: z.string(),
   error: z.string().nullable(),
   createdAt: ZIsoDateTime,
+  /** 'heuristic' or 'openai' once the audit finished, else null. */
+  provider: z.string().nullable().optional(),
+  /** Rules catalogue version that scored the audit. */
+  rulesVersion: z.string().nullable().optional(),
+  /** Tokens of the audit's model calls; null for the heuristic provider or when unknown. */
+  tokens: z
+    .object({
+      prompt: z.number().int().nonnegative(),
+      completion: z.number().int().nonnegative(),
+      calls: z.number().int().nonnegative(),
+    })
+    .nullable()
+    .optional(),
 });
 export type TAuditHistoryItem = z.infer<typeof ZAuditHistoryItem>;
 

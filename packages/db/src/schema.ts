@@ -59,6 +59,12 @@ export interface AuditTable {
   created_at: CreatedAt;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
+  /** Rules catalogue version that scored the audit (null before it finished, or unknown). */
+  rules_version: Generated<string | null>;
+  /** Tokens of the audit's model calls (null for the heuristic provider or unknown). */
+  prompt_tokens: Generated<number | null>;
+  completion_tokens: Generated<number | null>;
+  model_calls: Generated<number | null>;
 }
 
 /** `app_snapshots`: every scrape of one app in one storefront (cache and history). */

@@ -1,4 +1,5 @@
 import {
+  SECTION_KEYS,
   ZAppListing,
   ZAuditInputs,
   ZAuditResult,
@@ -7,10 +8,10 @@ import {
 } from '@aso/contracts';
 import { analyzeListing } from '@aso/aso-rules';
 import { findAudit, finalizeAudit, markAuditRunning } from '@aso/db';
-import { RateLimitError, UnrecoverableError, type JobHandler } from '@aso/queue';
+import { UnrecoverableError, type JobHandler } from '@aso/queue';
 import type { WorkerDeps } from './worker.deps';
 import { appendDoneStep, appendTerminalOnce, runStep } from './analysis.steps';
-import { ModelRateLimitedError, type TAnalysisContext } from './providers/provider.types';
+import { UsageMeter, type TAnalysisContext } from './providers/provider.types';
 
 /** A failure a retry cannot fix, whose message is shown to the user as is. */
 export class AnalysisFailure extends UnrecoverableError {
@@ -46,14 +47,14 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
  * 2. marks the audit `running`, reads the children's listings (main app and competitors, in
  *    the user's order) and computes the rule-based audit;
  * 3. runs `ai_screenshot_analysis` -> `ai_structured_analysis` -> `ai_recommendations` with
- *    the configured provider, each reported `in_progress` then `done` on the progress stream;
+ *    the configured provider, each reported `in_progress` then `done` on the progress stream; a
+ *    failed model call never fails the audit (the provider falls back to the rules' texts);
  * 4. `finalize` writes the result once (a conditional UPDATE: a retried or concurrent job
- *    cannot write twice), then `done` and the `complete` event (appended at most once).
+ *    cannot write twice) with the rules version and the model calls' token usage, then `done`
+ *    and the `complete` event (appended at most once).
  *
- * A 429 from the model pauses the whole queue for the time asked (BullMQ rate limiter) and
- * puts the job back without using an attempt, until `OPENAI_RATE_LIMIT_MAX_WAIT_MS` after the
- * audit was queued; then the audit fails. Failures are recorded by the worker's `failed` hook
- * (`createFailureHandler`).
+ * Failures (store data missing, database or Redis down) are recorded by the worker's
+ * `failed` hook (`createFailureHandler`).
  */
 export function createAnalysisHandler(deps: WorkerDeps): JobHandler<'analysis'> {
   return async ({ auditId }, job, signal) => {
@@ -83,70 +84,67 @@ export function createAnalysisHandler(deps: WorkerDeps): JobHandler<'analysis'> 
     });
 
     const provider = await deps.provider();
+    const usage = new UsageMeter();
     const ctx: TAnalysisContext = {
       main,
       competitors,
       keywords: inputs.keywords,
       heuristic: analyzeListing({ main, competitors, keywords: inputs.keywords }),
       signal,
+      usage,
     };
     const apps = plural(1 + competitors.length, 'app');
 
-    let result: TAuditResult;
-    try {
-      const shots = await runStep(
-        deps.bus,
-        auditId,
-        'ai_screenshot_analysis',
-        `Analyzing the screenshots of ${apps}`,
-        () => provider.screenshots(ctx),
-        () => `Analyzed the screenshots of ${apps}`,
-      );
-      const structured = await runStep(
-        deps.bus,
-        auditId,
-        'ai_structured_analysis',
-        'Analyzing title, subtitle, keywords, icon, video, screenshots, rating, category and in-app events',
-        () => provider.structured(ctx, shots),
-        () => `Analyzed 9 sections: overall score ${ctx.heuristic.overallScore}/100`,
-      );
-      const recommendations = await runStep(
-        deps.bus,
-        auditId,
-        'ai_recommendations',
-        'Generating recommendations',
-        () => provider.recommendations(ctx, structured),
-        (r) => `Generated ${plural(r.length, 'recommendation')}`,
-      );
-      result = ZAuditResult.parse({
-        main,
-        competitors,
-        structuredAnalysis: structured,
-        overallScore: ctx.heuristic.overallScore,
-        recommendations,
-        competitorScreenshotAnalyses: shots.competitorScreenshotAnalyses,
-        provider: provider.name,
-        models: provider.models,
-        generatedAt: new Date().toISOString(),
-      });
-    } catch (err) {
-      if (err instanceof ModelRateLimitedError) {
-        if (Date.now() - job.timestamp > deps.env.OPENAI_RATE_LIMIT_MAX_WAIT_MS) {
-          throw new AnalysisFailure(
-            'The AI provider is too busy right now (rate limited). Please try again later.',
-          );
-        }
-        deps.log.warn(
-          { auditId, retryAfterMs: err.retryAfterMs },
-          'model rate limit: pausing the analysis queue',
+    const shots = await runStep(
+      deps.bus,
+      auditId,
+      'ai_screenshot_analysis',
+      `Analyzing the screenshots of ${apps}`,
+      () => provider.screenshots(ctx),
+      () => `Analyzed the screenshots of ${apps}`,
+    );
+    const structured = await runStep(
+      deps.bus,
+      auditId,
+      'ai_structured_analysis',
+      `Analyzing ${SECTION_KEYS.length} sections of the listing`,
+      () => provider.structured(ctx, shots),
+      (s) => {
+        const judged = SECTION_KEYS.filter((k) => s[k].score !== null).length;
+        const rulesOnly =
+          provider.name === 'openai'
+            ? SECTION_KEYS.filter((k) => s[k].textSource === 'rules').length
+            : 0;
+        return (
+          `Analyzed ${SECTION_KEYS.length} sections (${judged} judged): overall score ${ctx.heuristic.overallScore ?? 'not scored'}` +
+          (ctx.heuristic.overallScore === null ? '' : '/100') +
+          (rulesOnly > 0 ? `; ${plural(rulesOnly, 'section')} with the rules' text only` : '')
         );
-        await deps.worker().rateLimit(err.retryAfterMs);
-        throw new RateLimitError();
-      }
-      if (err instanceof Error && err.name === 'InvalidModelOutputError')
-        throw new AnalysisFailure(err.message);
-      throw err;
-    }
+      },
+    );
+    const recs = await runStep(
+      deps.bus,
+      auditId,
+      'ai_recommendations',
+      'Generating recommendations',
+      () => provider.recommendations(ctx, structured),
+      (r) => `Generated ${plural(r.recommendations.length, 'recommendation')}`,
+    );
+    const result: TAuditResult = ZAuditResult.parse({
+      main,
+      competitors,
+      structuredAnalysis: structured,
+      overallScore: ctx.heuristic.overallScore,
+      recommendations: recs.recommendations,
+      recommendationsSource: recs.source,
+      competitorScreenshotAnalyses: shots.competitorScreenshotAnalyses,
+      competitorScreenshotSources: shots.competitorScreenshotSources,
+      provider: provider.name,
+      models: provider.models,
+      rulesVersion: ctx.heuristic.rulesVersion,
+      usage: provider.name === 'openai' ? usage.snapshot() : null,
+      generatedAt: new Date().toISOString(),
+    });
 
     const wrote = await runStep(
       deps.bus,
@@ -154,7 +152,13 @@ export function createAnalysisHandler(deps: WorkerDeps): JobHandler<'analysis'> 
       'finalize',
       'Finalizing the audit',
       () =>
-        finalizeAudit(deps.db, auditId, { result, appName: main.appName, provider: provider.name }),
+        finalizeAudit(deps.db, auditId, {
+          result,
+          appName: main.appName,
+          provider: provider.name,
+          rulesVersion: result.rulesVersion ?? null,
+          usage: result.usage ?? null,
+        }),
       (w) => (w ? 'Audit saved' : 'Audit already saved'),
     );
     if (wrote)
@@ -162,7 +166,9 @@ export function createAnalysisHandler(deps: WorkerDeps): JobHandler<'analysis'> 
         deps.bus,
         auditId,
         'done',
-        `Audit complete: overall score ${result.overallScore}/100`,
+        result.overallScore === null
+          ? 'Audit complete: no section could be judged'
+          : `Audit complete: overall score ${result.overallScore}/100`,
       );
     await appendTerminalOnce(deps.redis, deps.bus, auditId, {
       type: 'complete',

@@ -24,23 +24,22 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   /** Timeout of one model call (ms). */
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   /**
-   * Pause of the analysis queue after the model answered 429 without a Retry-After (ms).
-   * With one, the pause is what the server asked for.
+   * Retries of one model call made by the openai client itself: 408, 409, 429 and 5xx answers
+   * and dropped connections, waiting what `retry-after` asks (up to a minute) or backing off.
+   * When they are used up, the section falls back to the rules' text; the audit completes.
    */
-  OPENAI_RATE_LIMIT_PAUSE_MS: z.coerce.number().int().min(100).default(10_000),
+  OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   /**
-   * How long an audit may keep waiting on 429 answers, counted from when it was queued (ms);
-   * past it the audit fails with a message asking to try again later.
+   * How JSON is asked for: `json_schema` (strict Structured Outputs) or `json_object` (JSON
+   * mode, for servers without `json_schema` such as older Ollama or some vLLM builds; the answer
+   * is validated with the same zod schemas).
    */
-  OPENAI_RATE_LIMIT_MAX_WAIT_MS: z.coerce
-    .number()
-    .int()
-    .min(1000)
-    .default(15 * 60_000),
+  OPENAI_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object']).default('json_schema'),
+  /** Upper bound of output tokens of one model call (`max_completion_tokens`). */
+  OPENAI_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(256).max(128_000).default(4096),
   /**
    * Steady cap of the `analysis` queue shared by every analyzer process: at most
-   * `ANALYSIS_RATE_LIMIT_MAX` jobs per `ANALYSIS_RATE_LIMIT_DURATION_MS`. BullMQ honours the
-   * pause after a 429 (its manual rate limit) only when a limiter is configured.
+   * `ANALYSIS_RATE_LIMIT_MAX` jobs per `ANALYSIS_RATE_LIMIT_DURATION_MS`.
    */
   ANALYSIS_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(50),
   ANALYSIS_RATE_LIMIT_DURATION_MS: z.coerce.number().int().min(10).default(1_000),
@@ -49,7 +48,7 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   /**
    * Age (ms) after which an unfinished audit whose analysis job has ended (failed, completed
    * or gone) is closed as failed by the sweep; well above the longest audit (scrape retries,
-   * model timeouts and rate-limit waits). Default 30 min.
+   * model timeouts and retries). Default 30 min.
    */
   STALE_AUDIT_AFTER_MS: z.coerce
     .number()

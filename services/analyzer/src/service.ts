@@ -11,7 +11,7 @@ import type { TAnalysisProvider } from './providers/provider.types';
 import type { WorkerDeps } from './worker.deps';
 
 /** Returns a memoised factory of the provider `env` selects (see `selectProvider`). */
-export function providerFactory(env: TWorkerEnv): () => Promise<TAnalysisProvider> {
+export function providerFactory(env: TWorkerEnv, log: Logger): () => Promise<TAnalysisProvider> {
   const name = selectProvider(env);
   let made: Promise<TAnalysisProvider> | null = null;
   return () =>
@@ -25,8 +25,15 @@ export function providerFactory(env: TWorkerEnv): () => Promise<TAnalysisProvide
               model: env.OPENAI_MODEL,
               visionModel: env.OPENAI_VISION_MODEL,
               timeoutMs: env.OPENAI_TIMEOUT_MS,
+              maxRetries: env.OPENAI_MAX_RETRIES,
               maxScreenshots: env.OPENAI_MAX_SCREENSHOTS,
-              rateLimitPauseMs: env.OPENAI_RATE_LIMIT_PAUSE_MS,
+              responseFormat: env.OPENAI_RESPONSE_FORMAT,
+              maxOutputTokens: env.OPENAI_MAX_OUTPUT_TOKENS,
+              onModelFailure: (err) =>
+                log.warn(
+                  { schema: err.schema, kind: err.kind, detail: err.detail },
+                  'model call failed: the rules text is used',
+                ),
             }),
           ));
 }
@@ -51,7 +58,7 @@ export async function startAnalyzer(
       redis: ctx.redis,
       bus: new ProgressBus(ctx.redis, { prefix: env.QUEUE_PREFIX }),
       log,
-      provider: providerFactory(env),
+      provider: providerFactory(env, log),
       worker: () => {
         if (!worker) throw new Error('analyzer worker not started');
         return worker;

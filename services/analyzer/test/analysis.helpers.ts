@@ -36,6 +36,17 @@ export const TIKTOK = {
   appStoreUrl: 'https://apps.apple.com/us/app/id835599320?platform=iphone',
 };
 
+/** Analyzer env of the openai provider against a local OpenAI-compatible server at `baseURL`. */
+export const openAiEnv = (baseURL: string, extra: Record<string, string> = {}) => ({
+  AI_PROVIDER: 'openai',
+  OPENAI_API_KEY: 'sk-test-not-a-secret',
+  OPENAI_BASE_URL: baseURL,
+  OPENAI_MODEL: 'test-text-model',
+  OPENAI_VISION_MODEL: 'test-vision-model',
+  OPENAI_TIMEOUT_MS: '5000',
+  ...extra,
+});
+
 /** The recorded store answers (house rule: read in place, never copied). */
 export const fixturesDir = () => `${process.env.FIXTURES_DIR || DEFAULT_FIXTURES_DIR}/appstore`;
 

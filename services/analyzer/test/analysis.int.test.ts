@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { it } from '@aso/testkit/vitest';
-import { analyzeListing } from '@aso/aso-rules';
+import { analyzeListing, RULES_VERSION } from '@aso/aso-rules';
 import { SECTION_KEYS, ZAuditResult, type TStepId } from '@aso/contracts';
 import { findAudit } from '@aso/db';
 import {
@@ -8,6 +8,7 @@ import {
   eventsOf,
   INSTAGRAM,
   insertUser,
+  openAiEnv,
   SPOTIFY,
   startStack,
   TIKTOK,
@@ -15,6 +16,7 @@ import {
 } from './analysis.helpers';
 import {
   startOpenAiCompatibleServer,
+  TEST_USAGE,
   VALID_ANSWERS,
   type TAnswer,
   type TRecordedRequest,
@@ -159,17 +161,8 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
   const valid = (req: TRecordedRequest): TAnswer => ({
     content: JSON.stringify(VALID_ANSWERS[req.schema]!(req)),
   });
-  const openAiEnv = (baseURL: string) => ({
-    AI_PROVIDER: 'openai',
-    OPENAI_API_KEY: 'sk-test-not-a-secret',
-    OPENAI_BASE_URL: baseURL,
-    OPENAI_MODEL: 'test-text-model',
-    OPENAI_VISION_MODEL: 'test-vision-model',
-    OPENAI_TIMEOUT_MS: '5000',
-    OPENAI_RATE_LIMIT_PAUSE_MS: '500',
-  });
 
-  it('uses valid structured answers: model texts, rules scores, screenshots sent as images, rewrites re-checked', async ({
+  it('strict Structured Outputs: model texts, rules scores, screenshots sent as images, rewrites re-checked, usage recorded', async ({
     database,
     redis,
   }) => {
@@ -184,6 +177,8 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
       });
       const entries = await waitForTerminal(stack.bus, auditId);
       expect(eventsOf(entries, 'complete')).toHaveLength(1);
+      // No request was refused: every schema sent fits the strict subset.
+      expect(llm.refused).toEqual([]);
       const row = await findAudit(database.db, auditId);
       expect(row?.provider).toBe('openai');
       const result = ZAuditResult.parse(row?.result);
@@ -194,12 +189,12 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
         competitors: result.competitors,
         keywords: '',
       });
+      expect(result.rulesVersion).toBe(RULES_VERSION);
       for (const k of SECTION_KEYS) {
         expect(result.structuredAnalysis[k].analysis).toBe(`Model analysis of ${k}.`);
+        expect(result.structuredAnalysis[k].textSource).toBe('model');
         expect(result.structuredAnalysis[k].score).toBe(rules.structuredAnalysis[k].score);
-        expect(result.structuredAnalysis[k].confidence).toBe(
-          rules.structuredAnalysis[k].confidence,
-        );
+        expect(result.structuredAnalysis[k].rules).toEqual(rules.structuredAnalysis[k].rules);
       }
       expect(result.structuredAnalysis.title.improvements).toContain(
         'Suggested title: "Spotify: Music & Podcasts"',
@@ -209,9 +204,38 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
         [1, 'screenshots'],
         [2, 'inAppEvents'],
       ]);
+      expect(result.recommendationsSource).toBe('model');
+      expect(result.competitorScreenshotSources).toEqual(['model']);
       expect(result.competitorScreenshotAnalyses[0]).toMatch(
         /^Model review of .*Instagram.* To improve: Lead with the main benefit; Shorten captions\.$/,
       );
+
+      // 2 screenshot reviews, the structured analysis and the recommendations.
+      expect(llm.requests).toHaveLength(4);
+      expect(result.usage).toEqual({
+        promptTokens: 4 * TEST_USAGE.prompt_tokens,
+        completionTokens: 4 * TEST_USAGE.completion_tokens,
+        totalTokens: 4 * TEST_USAGE.total_tokens,
+        calls: 4,
+      });
+      expect([
+        row?.prompt_tokens,
+        row?.completion_tokens,
+        row?.model_calls,
+        row?.rules_version,
+      ]).toEqual([
+        4 * TEST_USAGE.prompt_tokens,
+        4 * TEST_USAGE.completion_tokens,
+        4,
+        RULES_VERSION,
+      ]);
+      for (const r of llm.requests) {
+        expect(r.body.response_format).toMatchObject({
+          type: 'json_schema',
+          json_schema: { strict: true },
+        });
+        expect(r.body.max_completion_tokens).toBe(4096);
+      }
 
       // Vision calls carry the screenshots as image inputs (at most 5 per app), text calls the facts.
       const vision = llm.requests.filter((r) => r.schema === 'screenshot_review');
@@ -241,63 +265,32 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
     }
   });
 
-  it('a malformed answer is asked for once more, then the audit fails with a clear message', async ({
-    database,
-    redis,
-  }) => {
-    const llm = await startOpenAiCompatibleServer((req) =>
-      req.schema === 'structured_analysis' ? { content: '{"title": "not an object"' } : valid(req),
-    );
-    const stack = await startStack(database, redis, openAiEnv(llm.baseURL));
-    try {
-      const userId = await insertUser(database.db, 'e@example.com');
-      const auditId = await enqueueAudit(database.db, stack.producers, userId, {
-        main: SPOTIFY,
-        competitors: [],
-        keywords: '',
-      });
-      const entries = await waitForTerminal(stack.bus, auditId);
-      const message =
-        'The AI analysis returned an answer that could not be read, twice. Please try again.';
-      expect(eventsOf(entries, 'error').map((e) => e.message)).toEqual([message]);
-      expect(llm.requests.filter((r) => r.schema === 'structured_analysis')).toHaveLength(2);
-      const row = await findAudit(database.db, auditId);
-      expect(row).toMatchObject({ status: 'failed', error: message, result: null });
-      const job = await stack.producers.queue('analysis').getJob(`${auditId}:analysis:all`);
-      expect(job?.attemptsMade).toBe(1);
-    } finally {
-      await stack.close();
-      await llm.close();
-    }
-  });
-
-  it('a 429 pauses the queue for Retry-After and the audit then completes once', async ({
+  it('JSON mode (OPENAI_RESPONSE_FORMAT=json_object): the schema goes in the prompt, answers are validated with zod', async ({
     database,
     redis,
   }) => {
     const llm = await startOpenAiCompatibleServer((req, n) =>
-      req.schema === 'structured_analysis' && n === 1
-        ? { status: 429, headers: { 'retry-after': '1' } }
-        : valid(req),
+      // One answer of the wrong shape: validated, asked for once more, then used.
+      req.schema === 'structured_analysis' && n === 1 ? { content: '{"title": 1}' } : valid(req),
     );
-    const stack = await startStack(database, redis, openAiEnv(llm.baseURL));
+    const stack = await startStack(database, redis, {
+      ...openAiEnv(llm.baseURL),
+      OPENAI_RESPONSE_FORMAT: 'json_object',
+    });
     try {
-      const userId = await insertUser(database.db, 'f@example.com');
+      const userId = await insertUser(database.db, 'j@example.com');
       const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [],
         keywords: '',
       });
-      const entries = await waitForTerminal(stack.bus, auditId);
-      expect(eventsOf(entries, 'complete')).toHaveLength(1);
-      expect(eventsOf(entries, 'error')).toHaveLength(0);
-      const calls = llm.requests.filter((r) => r.schema === 'structured_analysis');
-      expect(calls).toHaveLength(2);
-      const row = await findAudit(database.db, auditId);
-      expect(row?.status).toBe('done');
-      // The rate-limited run did not use up an attempt.
-      const job = await stack.producers.queue('analysis').getJob(`${auditId}:analysis:all`);
-      expect(job?.attemptsMade).toBe(1);
+      await waitForTerminal(stack.bus, auditId);
+      expect(llm.refused).toEqual([]);
+      const result = ZAuditResult.parse((await findAudit(database.db, auditId))?.result);
+      expect(result.structuredAnalysis.title.analysis).toBe('Model analysis of title.');
+      expect(llm.requests.every((r) => r.body.response_format?.type === 'json_object')).toBe(true);
+      expect(llm.requests.filter((r) => r.schema === 'structured_analysis')).toHaveLength(2);
+      expect(JSON.stringify(llm.requests[0]!.body.messages)).toContain('matches this JSON Schema');
     } finally {
       await stack.close();
       await llm.close();

@@ -3,6 +3,7 @@ import * as m0001 from './0001_initial';
 import * as m0002 from './0002_dataset_chunks';
 import * as m0003 from './0003_unfinished_audits_index';
 import * as m0004 from './0004_store_reads';
+import * as m0005 from './0005_audit_rules_usage';
 
 /**
  * Every migration, in order. Statically imported (not read from a folder at run time) so the
@@ -13,6 +14,7 @@ export const migrations: Record<string, Migration> = {
   '0002_dataset_chunks': m0002,
   '0003_unfinished_audits_index': m0003,
   '0004_store_reads': m0004,
+  '0005_audit_rules_usage': m0005,
 };
 
 /** Kysely `MigrationProvider` over {@link migrations}. */

@@ -11,6 +11,11 @@ export interface AuditHistoryRow {
   status: string;
   error: string | null;
   createdAt: Date;
+  provider: string | null;
+  rulesVersion: string | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  modelCalls: number | null;
 }
 
 /**
@@ -31,6 +36,11 @@ export async function listAuditHistory(db: Db, limit: number): Promise<AuditHist
       'a.status as status',
       'a.error as error',
       'a.created_at as createdAt',
+      'a.provider as provider',
+      'a.rules_version as rulesVersion',
+      'a.prompt_tokens as promptTokens',
+      'a.completion_tokens as completionTokens',
+      'a.model_calls as modelCalls',
     ])
     .orderBy('a.created_at', 'desc')
     .orderBy('a.id')

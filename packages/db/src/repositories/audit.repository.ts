@@ -134,6 +134,10 @@ export interface AuditResultInput {
   result: Record<string, unknown>;
   appName: string;
   provider: string;
+  /** Rules catalogue version that scored it. */
+  rulesVersion?: string | null;
+  /** Tokens of its model calls (null for the heuristic provider). */
+  usage?: { promptTokens: number; completionTokens: number; calls: number } | null;
 }
 
 /**
@@ -149,6 +153,10 @@ export async function finalizeAudit(db: Db, id: string, input: AuditResultInput)
       result: JSON.stringify(input.result),
       app_name: input.appName,
       provider: input.provider,
+      rules_version: input.rulesVersion ?? null,
+      prompt_tokens: input.usage?.promptTokens ?? null,
+      completion_tokens: input.usage?.completionTokens ?? null,
+      model_calls: input.usage?.calls ?? null,
       error: null,
       completed_at: sql<Date>`now()`,
     })

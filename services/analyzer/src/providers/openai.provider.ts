@@ -1,14 +1,7 @@
-import { z } from 'zod';
-import type {
-  ChatCompletionContentPart,
-  ChatCompletionMessageParam,
-} from 'openai/resources/chat/completions';
 import {
   SECTION_KEYS,
-  ZRecommendation,
-  ZSectionAnalysis,
   type TAppListing,
-  type TRecommendation,
+  type TSectionAnalysis,
   type TSectionKey,
   type TStructuredAnalysis,
 } from '@aso/contracts';
@@ -21,12 +14,18 @@ import {
   utf8Bytes,
 } from '@aso/aso-rules';
 import { primaryScreenshotUrls } from '@aso/appstore';
+import { callModel, ModelCallError, type TResponseFormatMode } from './openai/model-call';
+import { cleanModelList, cleanModelText, type TScreenshotReview } from './openai/openai.schemas';
 import {
-  InvalidModelOutputError,
-  ModelRateLimitedError,
-  type TAnalysisContext,
-  type TAnalysisProvider,
-  type TScreenshotStepResult,
+  recommendationsMessages,
+  screenshotReviewMessages,
+  structuredAnalysisMessages,
+} from './openai/openai.prompts';
+import type {
+  TAnalysisContext,
+  TAnalysisProvider,
+  TRecommendationsStepResult,
+  TScreenshotStepResult,
 } from './provider.types';
 
 /** Options of {@link createOpenAiProvider} (from the analyzer's env). */
@@ -38,66 +37,22 @@ export interface OpenAiProviderOptions {
   visionModel: string;
   /** Timeout of one model call (ms). */
   timeoutMs: number;
+  /** Retries of a call the client makes itself (429 with retry-after, 5xx, dropped connections). */
+  maxRetries: number;
   /** iPhone screenshots per app sent as image inputs. */
   maxScreenshots: number;
-  /** Pause after a 429 without Retry-After (ms). */
-  rateLimitPauseMs: number;
+  /** `json_schema` (strict Structured Outputs) or `json_object` (JSON mode, validated by zod). */
+  responseFormat: TResponseFormatMode;
+  /** Upper bound of output tokens per call; null leaves the server's default. */
+  maxOutputTokens: number | null;
+  /** Called once per failed model call (the audit still completes with the rules' texts). */
+  onModelFailure?: (err: ModelCallError) => void;
 }
-
-/** The model's review of one app's screenshots. */
-export const ZScreenshotReview = z.object({
-  summary: z.string().min(1),
-  firstThree: z.string(),
-  toImprove: z.array(z.string()),
-});
-
-/**
- * The model's texts for one section: the contracts' section analysis texts plus an optional
- * rewrite (title, subtitle and keyword field only), which is checked against Apple's limits
- * before it is kept.
- */
-export const ZSectionTexts = ZSectionAnalysis.pick({ analysis: true, improvements: true }).extend({
-  analysis: z.string().min(1),
-  suggestedRewrite: z.string().nullable(),
-});
-
-/** The model's answer of the `ai_structured_analysis` step: texts for every section key. */
-export const ZStructuredTexts = z.object(
-  Object.fromEntries(SECTION_KEYS.map((k) => [k, ZSectionTexts])) as Record<
-    TSectionKey,
-    typeof ZSectionTexts
-  >,
-);
-
-/** The model's answer of the `ai_recommendations` step (priority is its order). */
-export const ZModelRecommendations = z.object({
-  recommendations: z.array(ZRecommendation.omit({ priority: true })).min(1),
-});
 
 /** Most recommendations kept. */
 const MAX_RECOMMENDATIONS = 8;
-
-const SYSTEM = [
-  'You are an App Store Optimization (ASO) expert auditing an iOS App Store product page.',
-  'Every count, length, limit and score is computed by code and given to you as facts: never compute or change numbers, and never contradict the facts.',
-  "Apple's limits: app name 30 characters, subtitle 30 characters, keyword field 100 bytes (comma-separated, no spaces), up to 10 screenshots per device (the first 3 show in search results), up to 3 app previews, in-app event name 30 / short description 50 / long description 120 characters.",
-  'Write concise, specific English. Answer only with JSON matching the given schema.',
-].join(' ');
-
-/** Milliseconds asked for by `retry-after-ms` / `retry-after` (seconds or HTTP date); null when absent. */
-export function retryAfterMs(
-  headers: { get(name: string): string | null } | undefined,
-  now = Date.now(),
-): number | null {
-  const ms = Number(headers?.get('retry-after-ms'));
-  if (Number.isFinite(ms) && ms > 0) return ms;
-  const raw = headers?.get('retry-after');
-  if (!raw) return null;
-  const s = Number(raw);
-  if (Number.isFinite(s) && s >= 0) return s * 1000;
-  const at = Date.parse(raw);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
+/** Most improvements kept per section. */
+const MAX_IMPROVEMENTS = 4;
 
 /** A rewrite kept only when it fits the field's limit (DESIGN section 2: rewrites are re-checked). */
 export function checkedRewrite(section: TSectionKey, text: string | null): string | null {
@@ -110,134 +65,74 @@ export function checkedRewrite(section: TSectionKey, text: string | null): strin
       return charCount(t) <= SUBTITLE_MAX_CHARS ? t : null;
     case 'keywords':
       return utf8Bytes(t) <= KEYWORD_FIELD_MAX_BYTES && !/\s,|,\s/.test(t) ? t : null;
-    case 'icon':
-    case 'video':
-    case 'screenshots':
-    case 'rating':
-    case 'category':
-    case 'inAppEvents':
+    default:
       return null;
   }
 }
 
-const limitOf: Partial<Record<TSectionKey, string>> = {
-  title: `${TITLE_MAX_CHARS} characters`,
-  subtitle: `${SUBTITLE_MAX_CHARS} characters`,
-  keywords: `${KEYWORD_FIELD_MAX_BYTES} bytes`,
-};
-
-function appFacts(l: TAppListing) {
-  return {
-    appId: l.appId,
-    name: l.appName,
-    subtitle: l.subtitle,
-    developer: l.developer,
-    category: l.category,
-    categoryRank: l.categoryRank,
-    rating: l.rating,
-    reviewCount: l.reviewCount,
-    description: l.description.slice(0, 1500),
-    promotionalText: l.promotionalText,
-    previewVideos: l.previews.length,
-    inAppEvents: l.inAppEvents.map((e) => ({
-      name: e.eventName,
-      short: e.eventSubtitle,
-      long: e.eventDescription,
-      badge: e.eventBadge,
-    })),
-  };
+/** A screenshot review as one text, ending with its 'To improve:' part (spec section 2). */
+export function screenshotReviewText(r: TScreenshotReview): string | null {
+  const body = [cleanModelText(r.summary), cleanModelText(r.firstThree)].filter(Boolean).join(' ');
+  if (!body) return null;
+  const improve = cleanModelList(r.toImprove, MAX_IMPROVEMENTS);
+  return improve.length ? `${body} To improve: ${improve.join('; ')}.` : body;
 }
 
+/** The rules' section marked as the fallback for a failed model call. */
+const rulesOnly = (section: TSectionAnalysis, reason: string): TSectionAnalysis => ({
+  ...section,
+  textSource: 'rules',
+  fallbackReason: reason,
+});
+
 /**
- * The `openai` provider (DESIGN section 2): screenshots are sent as image inputs to the vision
- * model, the section texts and recommendations come from the text model as structured output
- * (JSON schema from the contracts' zod schemas, answers validated with the same schemas), with
- * the counts, limits and scores of the rules given as facts. Scores and confidences stay the
- * rules'. Each call has a timeout and the job's abort signal; the client does not retry by
- * itself: a 429 becomes {@link ModelRateLimitedError} (the worker pauses the queue), an
- * answer that fails validation is asked for once more, then {@link InvalidModelOutputError}.
- * The `openai` package is loaded on first use.
+ * The `openai` provider (DESIGN section 2): screenshots go as image inputs to the vision
+ * model, section texts and recommendations come from the text model as structured output
+ * (strict Structured Outputs, or JSON mode validated by zod), with the rules' counts, limits,
+ * scores and findings given as facts; scores and confidences stay the rules'. A call that
+ * fails (see `callModel`) never fails the audit: the texts it was for fall back to the rules'
+ * with `textSource: 'rules'` and the reason. The `openai` package is loaded on first use.
  */
 export async function createOpenAiProvider(
   opts: OpenAiProviderOptions,
 ): Promise<TAnalysisProvider> {
-  const { default: OpenAI, RateLimitError } = await import('openai');
-  const { zodResponseFormat } = await import('openai/helpers/zod');
+  const { default: OpenAI } = await import('openai');
   const client = new OpenAI({
     apiKey: opts.apiKey,
     ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
     timeout: opts.timeoutMs,
-    maxRetries: 0,
+    maxRetries: opts.maxRetries,
   });
-
-  async function ask<S extends z.ZodType>(
-    step: string,
-    schema: S,
-    name: string,
-    model: string,
-    messages: ChatCompletionMessageParam[],
-    signal: AbortSignal,
-  ): Promise<z.infer<S>> {
-    let detail = '';
-    for (let attempt = 1; attempt <= 2; attempt++) {
-      let content: string | null | undefined;
-      try {
-        const completion = await client.chat.completions.create(
-          { model, messages, response_format: zodResponseFormat(schema, name) },
-          { signal },
-        );
-        content = completion.choices[0]?.message?.content;
-      } catch (err) {
-        if (err instanceof RateLimitError) {
-          throw new ModelRateLimitedError(retryAfterMs(err.headers) ?? opts.rateLimitPauseMs);
-        }
-        throw err;
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(content ?? '');
-      } catch {
-        detail = `not JSON: ${(content ?? '(empty)').slice(0, 120)}`;
-        continue;
-      }
-      const parsed = schema.safeParse(json);
-      if (parsed.success) return parsed.data;
-      detail = parsed.error.issues
-        .map((i) => `${i.path.join('.')}: ${i.message}`)
-        .join('; ')
-        .slice(0, 300);
+  const call = (ctx: TAnalysisContext, model: string) => ({
+    client,
+    model,
+    mode: opts.responseFormat,
+    maxOutputTokens: opts.maxOutputTokens,
+    signal: ctx.signal,
+    usage: ctx.usage,
+  });
+  /** Runs `fn`; a ModelCallError is reported and turned into null, anything else is rethrown. */
+  async function attempt<T>(fn: () => Promise<T>): Promise<T | ModelCallError> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof ModelCallError)) throw err;
+      opts.onModelFailure?.(err);
+      return err;
     }
-    throw new InvalidModelOutputError(step, detail);
   }
-
-  const reviewScreenshots = async (app: TAppListing, ctx: TAnalysisContext) => {
-    const urls = primaryScreenshotUrls(app).slice(0, opts.maxScreenshots);
-    const content: ChatCompletionContentPart[] = [
-      {
-        type: 'text',
-        text: JSON.stringify({
-          task: 'Review these App Store screenshots in order: what each communicates, whether the first three sell the main benefit at a glance, and what to improve.',
-          app: { name: app.appName, subtitle: app.subtitle, category: app.category },
-          facts: { screenshotsSent: urls.length, ...ctx.heuristic.facts.screenshots },
-        }),
-      },
-      ...urls.map((url): ChatCompletionContentPart => ({
-        type: 'image_url',
-        image_url: { url, detail: 'low' },
-      })),
-    ];
-    return ask(
-      'ai_screenshot_analysis',
-      ZScreenshotReview,
-      'screenshot_review',
-      opts.visionModel,
-      [
-        { role: 'system', content: SYSTEM },
-        { role: 'user', content },
-      ],
-      ctx.signal,
+  const review = (app: TAppListing, ctx: TAnalysisContext) =>
+    attempt(() =>
+      callModel(
+        'screenshot_review',
+        screenshotReviewMessages(
+          app,
+          primaryScreenshotUrls(app).slice(0, opts.maxScreenshots),
+          ctx.heuristic.facts.screenshots,
+        ),
+        call(ctx, opts.visionModel),
+      ),
     );
-  };
 
   return {
     name: 'openai',
@@ -245,87 +140,87 @@ export async function createOpenAiProvider(
 
     async screenshots(ctx): Promise<TScreenshotStepResult> {
       const [mine, ...theirs] = await Promise.all(
-        [ctx.main, ...ctx.competitors].map((a) => reviewScreenshots(a, ctx)),
+        [ctx.main, ...ctx.competitors].map((a) => review(a, ctx)),
+      );
+      const texts = theirs.map((r) =>
+        r instanceof ModelCallError ? null : screenshotReviewText(r),
       );
       return {
-        competitorScreenshotAnalyses: theirs.map(
-          (r) =>
-            `${r.summary} ${r.firstThree}`.trim() +
-            (r.toImprove.length ? ` To improve: ${r.toImprove.join('; ')}.` : ''),
+        competitorScreenshotAnalyses: texts.map(
+          (t, i) => t ?? ctx.heuristic.competitorScreenshotAnalyses[i] ?? '',
         ),
-        mainScreenshotNotes: mine ? `${mine.summary} ${mine.firstThree}`.trim() : null,
+        competitorScreenshotSources: texts.map((t) => (t ? 'model' : 'rules')),
+        mainScreenshotNotes:
+          mine && !(mine instanceof ModelCallError)
+            ? [cleanModelText(mine.summary), cleanModelText(mine.firstThree)]
+                .filter(Boolean)
+                .join(' ') || null
+            : null,
       };
     },
 
     async structured(ctx, shots): Promise<TStructuredAnalysis> {
       const h = ctx.heuristic.structuredAnalysis;
-      const texts = await ask(
-        'ai_structured_analysis',
-        ZStructuredTexts,
-        'structured_analysis',
-        opts.model,
-        [
-          { role: 'system', content: SYSTEM },
-          {
-            role: 'user',
-            content: JSON.stringify({
-              task: 'For every section write the analysis and the improvements. suggestedRewrite: a better title, subtitle or keyword field within its limit (null for other sections or when none is better).',
-              app: appFacts(ctx.main),
-              userKeywords: ctx.keywords || null,
-              facts: ctx.heuristic.facts,
-              sections: Object.fromEntries(
-                SECTION_KEYS.map((k) => [
-                  k,
-                  {
-                    label: SECTION_LABELS[k],
-                    score: h[k].score,
-                    confidence: h[k].confidence,
-                    limit: limitOf[k] ?? null,
-                    ruleFindings: h[k].analysis,
-                    ruleImprovements: h[k].improvements,
-                  },
-                ]),
-              ),
-              screenshotReview: shots.mainScreenshotNotes,
-              competitors: ctx.competitors.map(appFacts),
-            }),
-          },
-        ],
-        ctx.signal,
+      const texts = await attempt(() =>
+        callModel(
+          'structured_analysis',
+          structuredAnalysisMessages({
+            main: ctx.main,
+            competitors: ctx.competitors,
+            keywords: ctx.keywords,
+            rules: ctx.heuristic,
+            screenshotNotes: shots.mainScreenshotNotes,
+          }),
+          call(ctx, opts.model),
+        ),
       );
       return Object.fromEntries(
-        SECTION_KEYS.map((k) => {
+        SECTION_KEYS.map((k): [TSectionKey, TSectionAnalysis] => {
+          if (texts instanceof ModelCallError) return [k, rulesOnly(h[k], texts.reason)];
+          const analysis = cleanModelText(texts[k].analysis);
+          if (!analysis)
+            return [k, rulesOnly(h[k], 'the model wrote no analysis for this section')];
+          const improvements = cleanModelList(texts[k].improvements, MAX_IMPROVEMENTS);
           const rewrite = checkedRewrite(k, texts[k].suggestedRewrite);
-          const improvements = [...texts[k].improvements];
           if (rewrite)
             improvements.push(`Suggested ${SECTION_LABELS[k].toLowerCase()}: "${rewrite}"`);
-          return [k, { ...h[k], analysis: texts[k].analysis, improvements }];
+          return [k, { ...h[k], analysis, improvements, textSource: 'model' }];
         }),
       ) as TStructuredAnalysis;
     },
 
-    async recommendations(ctx, structured): Promise<TRecommendation[]> {
-      const answer = await ask(
-        'ai_recommendations',
-        ZModelRecommendations,
-        'recommendations',
-        opts.model,
-        [
-          { role: 'system', content: SYSTEM },
-          {
-            role: 'user',
-            content: JSON.stringify({
-              task: `Give at most ${MAX_RECOMMENDATIONS} recommendations, most impactful first. Each names its section (one of ${SECTION_KEYS.join(', ')}), a short title, the action and its expected effect.`,
-              app: { name: ctx.main.appName, overallScore: ctx.heuristic.overallScore },
-              sections: structured,
-            }),
-          },
-        ],
-        ctx.signal,
+    async recommendations(ctx, structured): Promise<TRecommendationsStepResult> {
+      const answer = await attempt(() =>
+        callModel(
+          'recommendations',
+          recommendationsMessages({
+            appName: ctx.main.appName,
+            overallScore: ctx.heuristic.overallScore,
+            sections: structured,
+            max: MAX_RECOMMENDATIONS,
+          }),
+          call(ctx, opts.model),
+        ),
       );
-      return answer.recommendations
-        .slice(0, MAX_RECOMMENDATIONS)
-        .map((r, i) => ({ ...r, priority: i + 1 }));
+      const recommendations =
+        answer instanceof ModelCallError
+          ? []
+          : answer.recommendations.flatMap((r) => {
+              const title = cleanModelText(r.title);
+              const action = cleanModelText(r.action);
+              const expectedEffect = cleanModelText(r.expectedEffect);
+              return title && action && expectedEffect
+                ? [{ section: r.section, title, action, expectedEffect }]
+                : [];
+            });
+      if (recommendations.length === 0)
+        return { recommendations: ctx.heuristic.recommendations, source: 'rules' };
+      return {
+        recommendations: recommendations
+          .slice(0, MAX_RECOMMENDATIONS)
+          .map((r, i) => ({ ...r, priority: i + 1 })),
+        source: 'model',
+      };
     },
   };
 }

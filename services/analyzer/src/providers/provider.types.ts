@@ -1,5 +1,36 @@
-import type { TAppListing, TRecommendation, TStructuredAnalysis } from '@aso/contracts';
+import type {
+  TAppListing,
+  TRecommendation,
+  TStructuredAnalysis,
+  TTextSource,
+  TTokenUsage,
+} from '@aso/contracts';
 import type { TListingAnalysis } from '@aso/aso-rules';
+
+/** Token counts summed over the model calls of one audit. */
+export class UsageMeter {
+  private total: TTokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 0 };
+  /** Adds one call's `usage` (missing counts count 0). */
+  add(
+    usage:
+      | { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number }
+      | null
+      | undefined,
+  ): void {
+    const p = usage?.prompt_tokens ?? 0;
+    const c = usage?.completion_tokens ?? 0;
+    this.total = {
+      promptTokens: this.total.promptTokens + p,
+      completionTokens: this.total.completionTokens + c,
+      totalTokens: this.total.totalTokens + (usage?.total_tokens ?? p + c),
+      calls: this.total.calls + 1,
+    };
+  }
+  /** The sums so far. */
+  snapshot(): TTokenUsage {
+    return { ...this.total };
+  }
+}
 
 /** What every provider step gets: the listings, the user's keywords and the rule-based audit. */
 export interface TAnalysisContext {
@@ -12,19 +43,31 @@ export interface TAnalysisContext {
   heuristic: TListingAnalysis;
   /** Fires when the job is cancelled or the worker shuts down. */
   signal: AbortSignal;
+  /** Where the model calls of this audit add their token usage. */
+  usage: UsageMeter;
 }
 
 /** Result of the `ai_screenshot_analysis` step. */
 export interface TScreenshotStepResult {
   /** Per competitor, same order as `competitors`: the screenshot analysis text. */
   competitorScreenshotAnalyses: string[];
+  /** Per competitor: who wrote its text (the rules when the model failed for it). */
+  competitorScreenshotSources: TTextSource[];
   /** What the provider saw in the audited app's own screenshots (null when nothing to add). */
   mainScreenshotNotes: string | null;
 }
 
+/** Result of the `ai_recommendations` step. */
+export interface TRecommendationsStepResult {
+  recommendations: TRecommendation[];
+  source: TTextSource;
+}
+
 /**
  * An analysis provider (DESIGN section 2): one method per analysis step. Scores and
- * confidences always come from the rules (`ctx.heuristic`); a provider writes the texts.
+ * confidences always come from the rules (`ctx.heuristic`); a provider writes the texts. A
+ * provider never throws for a failed model call: the affected texts fall back to the rules'
+ * (`textSource: 'rules'` with a `fallbackReason`), so the audit completes.
  */
 export interface TAnalysisProvider {
   name: 'heuristic' | 'openai';
@@ -35,29 +78,5 @@ export interface TAnalysisProvider {
   recommendations(
     ctx: TAnalysisContext,
     structured: TStructuredAnalysis,
-  ): Promise<TRecommendation[]>;
-}
-
-/**
- * The model's answer could not be used (not JSON, or not matching the schema) even after one
- * retry. Its message is user-facing.
- */
-export class InvalidModelOutputError extends Error {
-  constructor(
-    readonly step: string,
-    readonly detail: string,
-  ) {
-    super('The AI analysis returned an answer that could not be read, twice. Please try again.');
-    this.name = 'InvalidModelOutputError';
-  }
-}
-
-/** The model server answered 429; `retryAfterMs` is the pause it asked for (or the default). */
-export class ModelRateLimitedError extends Error {
-  constructor(readonly retryAfterMs: number) {
-    super(
-      `The AI provider is rate-limiting requests (retry after ${Math.ceil(retryAfterMs / 1000)} s)`,
-    );
-    this.name = 'ModelRateLimitedError';
-  }
+  ): Promise<TRecommendationsStepResult>;
 }

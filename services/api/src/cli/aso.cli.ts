@@ -51,6 +51,12 @@ export async function signIn(env: TCliEnv, client = cliApiClient(env)): Promise<
   }
 }
 
+/** A rating with one decimal as the store shows it ('4.78' -> '4.8'); '-' when not a number. */
+export function formatRating(text: string | null): string {
+  const n = Number.parseFloat(text ?? '');
+  return Number.isFinite(n) ? n.toFixed(1) : '-';
+}
+
 /** '36.1M', '1.3K', '950' (spec section 9: K from 1,000, M from 1,000,000). */
 export function abbreviateCount(text: string | null): string {
   const n = Number(text);
@@ -76,24 +82,32 @@ export function formatStep(s: TStepEventData): string {
 export function formatAudit(a: TAudit): string {
   const lines: string[] = [];
   lines.push(`${a.appName ?? a.appId}${a.subtitle ? ` - ${a.subtitle}` : ''}`);
+  const rank = a.categoryRank && a.categoryRank !== 'N/A' ? ` | ${a.categoryRank}` : '';
   lines.push(
-    `${a.developer ?? ''} | ${a.category ?? ''} | ${a.categoryRank ?? ''} | rating ${a.rating ?? '-'} (${abbreviateCount(a.reviewCount)} ratings)`,
+    `${a.developer ?? ''} | ${a.category ?? ''}${rank} | rating ${formatRating(a.rating)} (${abbreviateCount(a.reviewCount)} ratings)`,
   );
   lines.push(`${a.appStoreUrl}`);
   lines.push(
     `Screenshots: ${a.screenshots.length} | preview video: ${a.previewVideoUrl ? 'yes' : 'no'} | in-app events: ${a.inAppEvents.length}`,
   );
   if (a.overallScore !== null)
-    lines.push(`Overall score: ${a.overallScore}/100 (${a.provider ?? 'unknown'} analysis)`);
+    lines.push(
+      `Overall score: ${a.overallScore}/100 (${a.provider ?? 'unknown'} analysis${a.rulesVersion ? `, rules ${a.rulesVersion}` : ''})`,
+    );
   if (a.structuredAnalysis) {
     lines.push('', 'ASO analysis');
     for (const key of SECTION_KEYS) {
       const s = a.structuredAnalysis[key];
+      const score = s.score === null ? 'not judged' : `${String(s.score).padStart(3)}/100`;
+      const rulesOnly = a.provider === 'openai' && s.textSource === 'rules' ? ', rules only' : '';
       lines.push(
-        `  ${SECTION_LABELS[key].padEnd(14)} ${String(s.score).padStart(3)}/100  (${s.confidence} confidence)`,
+        `  ${SECTION_LABELS[key].padEnd(14)} ${score.padStart(10)}  (${s.confidence} confidence${rulesOnly})`,
       );
       lines.push(`    ${s.analysis}`);
       for (const i of s.improvements) lines.push(`    - ${i}`);
+      const failed = s.rules.filter((r) => r.status === 'failed');
+      if (failed.length > 0)
+        lines.push(`    rules failed: ${failed.map((r) => `${r.id} (-${r.points})`).join(', ')}`);
     }
   }
   if (a.recommendations) {
@@ -110,7 +124,7 @@ export function formatAudit(a: TAudit): string {
     lines.push('', 'Competitors');
     for (const c of a.competitorData) {
       lines.push(
-        `  ${c.appName}${c.subtitle ? ` - ${c.subtitle}` : ''} | rating ${c.rating} (${abbreviateCount(c.reviewCount)})`,
+        `  ${c.appName}${c.subtitle ? ` - ${c.subtitle}` : ''} | rating ${formatRating(c.rating)} (${abbreviateCount(c.reviewCount)})`,
       );
       lines.push(`    ${c.screenshotAnalysis}`);
     }

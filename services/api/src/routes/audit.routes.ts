@@ -7,10 +7,12 @@ import {
   ZAudit,
   ZFeedback,
   ZFeedbackBody,
+  ZRulesCatalogue,
   ZSaveAuditBody,
   ZSavedAudit,
   ZText,
 } from '@aso/contracts';
+import { rulesCatalogue } from '@aso/aso-rules';
 import { findAudit, findOwnedAudit } from '@aso/db';
 import { currentUser, presentedAdminCode } from '../plugins/auth.plugin';
 import { notFound } from '../lib/app-error';
@@ -35,7 +37,8 @@ const ZAuditIdParams = z.object({ auditId: ZText.min(1).max(64) });
  * - `GET /audit/{id}`: the spec's Audit, for its owner, or an admin (`x-access-code`); 404
  *   otherwise;
  * - `POST|GET /saved-audits`, `DELETE /saved-audits/{id}`: the caller's saved audits;
- * - `POST /feedback`, `GET /feedback/{auditId}`: feedback on the caller's own audits.
+ * - `POST /feedback`, `GET /feedback/{auditId}`: feedback on the caller's own audits;
+ * - `GET /rules`: the rules catalogue audits are scored with (public: it is documentation).
  * Someone else's object always answers 404, never 403, so ids cannot be probed.
  */
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -81,6 +84,11 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       return toAudit(row);
     },
   );
+
+  app.get('/rules', { schema: { response: { 200: ZRulesCatalogue } } }, async (_req, reply) => {
+    void reply.header('cache-control', 'public, max-age=300');
+    return rulesCatalogue();
+  });
 
   app.post(
     '/saved-audits',

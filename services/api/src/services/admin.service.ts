@@ -23,10 +23,20 @@ import { AppError } from '../lib/app-error';
 /** Rows the admin lists return at most (newest first). */
 export const ADMIN_LIST_LIMIT = 500;
 
-/** The latest {@link ADMIN_LIST_LIMIT} audits with the access code each was started with. */
+/**
+ * The latest {@link ADMIN_LIST_LIMIT} audits with the access code each was started with, the
+ * rules version that scored it and the tokens its model calls used.
+ */
 export async function auditHistory(db: Db): Promise<TAuditHistoryItem[]> {
   const rows = await listAuditHistory(db, ADMIN_LIST_LIMIT);
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+  return rows.map(({ promptTokens, completionTokens, modelCalls, ...r }) => ({
+    ...r,
+    createdAt: r.createdAt.toISOString(),
+    tokens:
+      promptTokens === null || completionTokens === null
+        ? null
+        : { prompt: promptTokens, completion: completionTokens, calls: modelCalls ?? 0 },
+  }));
 }
 
 /** The latest {@link ADMIN_LIST_LIMIT} feedbacks with their audit's app name. */

@@ -7,6 +7,7 @@ import {
   type TAudit,
   type TAuditApp,
   type TAuditInputs,
+  type TAuditResult,
   type TCompetitorData,
   type TFeedback,
   type TInAppEvent,
@@ -185,6 +186,8 @@ export function toAudit(row: AuditRow): TAudit {
     screenshots: primaryScreenshotUrls(c),
     screenshotAnalysis: r.competitorScreenshotAnalyses[i] ?? '',
     storeData: c.storeData ?? null,
+    screenshotAnalysisSource:
+      r.competitorScreenshotSources?.[i] ?? (r.provider === 'openai' ? 'model' : 'rules'),
   }));
   return {
     ...base,
@@ -202,11 +205,31 @@ export function toAudit(row: AuditRow): TAudit {
     screenshots: primaryScreenshotUrls(m),
     inAppEvents,
     competitorData,
-    structuredAnalysis: r.structuredAnalysis,
+    structuredAnalysis: olderModelTexts(r),
     overallScore: r.overallScore,
     recommendations: JSON.stringify(r.recommendations),
     storeData: m.storeData ?? null,
+    recommendationsSource: r.recommendationsSource ?? (r.provider === 'openai' ? 'model' : 'rules'),
+    rulesVersion: r.rulesVersion ?? null,
+    tokenUsage: r.usage ?? null,
   };
+}
+
+/**
+ * The structured analysis of a result, where an audit made before texts recorded their source
+ * by the openai provider has its sections' texts marked as the model's (placeholders of
+ * sections that did not exist then stay the rules').
+ */
+function olderModelTexts(r: TAuditResult): TAudit['structuredAnalysis'] {
+  if (r.provider !== 'openai' || r.rulesVersion !== undefined) return r.structuredAnalysis;
+  return Object.fromEntries(
+    Object.entries(r.structuredAnalysis).map(([k, section]) => [
+      k,
+      section.rules.length === 0 && section.score === null
+        ? section
+        : { ...section, textSource: 'model' as const },
+    ]),
+  ) as TAudit['structuredAnalysis'];
 }
 
 /** A saved audit row in the API's shape (contracts `ZSavedAudit`). */

@@ -34,6 +34,12 @@ const SECTIONS = {
   screenshots: 'Screenshots',
   rating: 'Rating',
   inAppEvents: 'IAE',
+  description: 'Description',
+  updates: 'Updates',
+  localization: 'Localization',
+  reviews: 'Reviews',
+  appSize: 'App Size',
+  compatibility: 'Compatibility',
 } as const;
 
 /** Same rule as the client (spec section 9), written out independently for the check. */
@@ -160,8 +166,40 @@ describe('audit run', () => {
       expect((await card.getByTestId('section-analysis').textContent())!.length).toBeGreaterThan(
         10,
       );
+      // Every section of the recorded Spotify listing could be read, so each is judged.
       expect(await card.getByTestId('section-score').textContent()).toMatch(/^\d{1,3}\/100$/);
     }
+
+    // "How this is scored": the rules of the section, with their verdicts and sources.
+    const title = page.getByTestId('section-title');
+    await title.getByText('How this is scored').click();
+    const titleRules = title.getByTestId('scoring-rule');
+    expect(await titleRules.count()).toBe(4);
+    expect(await titleRules.first().textContent()).toContain('The app has a name.');
+    expect(await titleRules.first().getAttribute('data-status')).toBe('passed');
+    const limit = titleRules.nth(1);
+    expect(await limit.textContent()).toContain('title.length-limit v1');
+    expect(await limit.getByRole('link').getAttribute('href')).toBe(
+      'https://developer.apple.com/help/app-store-connect/reference/app-information',
+    );
+    const size = page.getByTestId('section-appSize');
+    await size.getByText('How this is scored').click();
+    expect(await size.getByTestId('scoring-rule').textContent()).toMatch(
+      /200 MB cellular download limit/,
+    );
+    expect(
+      await page.getByTestId('section-description').getByTestId('section-analysis').textContent(),
+    ).toContain('Apple does not index the iOS description for search');
+    // Screenshot sets are named as Apple names display sizes, never by their keys.
+    expect(
+      await page.getByTestId('section-screenshots').getByTestId('section-analysis').textContent(),
+    ).toMatch(/inch iPhone display/);
+    expect(await page.getByTestId('aso-analysis').textContent()).not.toMatch(
+      /iphone_d74|iphone_6_5/,
+    );
+    // The heuristic provider writes every text: no "rules only" label.
+    expect(await page.getByTestId('rules-only').count()).toBe(0);
+    await saveScreenshot(page, 'run-scoring-disclosure');
     expect(await page.getByTestId('section-title').getByTestId('section-usage').textContent()).toBe(
       `${Array.from(spotifyLookup.trackName).length}/30 characters`,
     );

@@ -42,6 +42,8 @@ async function insertAudit(
     accessCodeId?: string | null;
     status?: 'queued' | 'running' | 'done' | 'failed';
     error?: string | null;
+    /** An openai audit's rules version and tokens: [prompt, completion, calls]. */
+    model?: { rulesVersion: string; tokens: [number, number, number] };
   },
 ): Promise<string> {
   const row = await db
@@ -56,6 +58,15 @@ async function insertAudit(
       error: values.error ?? null,
       access_code_id: values.accessCodeId ?? null,
       created_at: values.createdAt,
+      ...(values.model
+        ? {
+            provider: 'openai',
+            rules_version: values.model.rulesVersion,
+            prompt_tokens: values.model.tokens[0],
+            completion_tokens: values.model.tokens[1],
+            model_calls: values.model.tokens[2],
+          }
+        : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -271,6 +282,7 @@ describe('admin API', () => {
         appId: '222',
         appName: 'Beta',
         createdAt: '2025-08-03T10:00:00Z',
+        model: { rulesVersion: '2.0.0', tokens: [1200, 300, 4] },
       });
 
       const history = z.array(ZAuditHistoryItem).parse(await get('/api/admin/audit-history'));
@@ -284,6 +296,9 @@ describe('admin API', () => {
           status: 'done',
           error: null,
           createdAt: '2025-08-03T10:00:00.000Z',
+          provider: 'openai',
+          rulesVersion: '2.0.0',
+          tokens: { prompt: 1200, completion: 300, calls: 4 },
         },
         {
           id: a2,
@@ -294,6 +309,9 @@ describe('admin API', () => {
           status: 'done',
           error: null,
           createdAt: '2025-08-02T10:00:00.000Z',
+          provider: null,
+          rulesVersion: null,
+          tokens: null,
         },
         {
           id: a1,
@@ -304,6 +322,9 @@ describe('admin API', () => {
           status: 'failed',
           error: 'The App Store did not answer',
           createdAt: '2025-08-01T10:00:00.000Z',
+          provider: null,
+          rulesVersion: null,
+          tokens: null,
         },
       ]);
 

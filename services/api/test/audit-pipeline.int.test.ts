@@ -1,3 +1,4 @@
+import { RULES_VERSION } from '@aso/aso-rules';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -156,11 +157,14 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
           screenshots: primaryScreenshotUrls(c),
           screenshotAnalysis: audit.competitorData[i]!.screenshotAnalysis,
           storeData: c.storeData,
+          screenshotAnalysisSource: 'rules',
         })),
       );
       // The store data record of each app travels with the audit.
       expect(audit.storeData).toEqual(main.storeData);
       expect(audit.storeData?.layout).toBe('ember');
+      expect(audit.rulesVersion).toBe(RULES_VERSION);
+      expect(audit.tokenUsage).toBeNull();
       // ...and those are the recorded values themselves.
       const spotifyPage = recordedMediaApi('media-api_us_spotify_id324684580_2025-07.json');
       const spotifyLookup = recordedLookup('itunes-lookup_us_spotify_id324684580_2026-06.json');
@@ -345,8 +349,14 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
       });
       expect(audit.screenshots).toHaveLength(10);
       expect(audit.structuredAnalysis!.screenshots.score).toBe(100);
-      expect(audit.structuredAnalysis!.subtitle).toMatchObject({ confidence: 'low', score: 50 });
-      expect(audit.structuredAnalysis!.video.confidence).toBe('low');
+      // What no source could read is not judged: no score, left out of the overall score.
+      expect(audit.structuredAnalysis!.subtitle).toMatchObject({ confidence: 'low', score: null });
+      expect(audit.structuredAnalysis!.video).toMatchObject({ confidence: 'low', score: null });
+      // The lookup gives the release date, size and devices of the new sections.
+      expect(audit.structuredAnalysis!.appSize.score).toBe(100);
+      expect(audit.structuredAnalysis!.compatibility.analysis).toContain(
+        'The store lists the app for iPhone, iPad and Apple Watch.',
+      );
     } finally {
       await workers.close();
       await api.close();
@@ -519,8 +529,25 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
       ).toBe(0);
       const printed = text.join('\n');
       expect(printed).toContain('Spotify: Music and Podcasts - Songs, Playlists & Audiobooks');
-      expect(printed).toMatch(/Overall score: \d+\/100 \(heuristic analysis\)/);
+      expect(printed).toMatch(
+        new RegExp(
+          `Overall score: \\d+/100 \\(heuristic analysis, rules ${RULES_VERSION.replace(/\./g, '\\.')}\\)`,
+        ),
+      );
       expect(printed).toContain('Recommendations');
+      // Every section, the new ones after the spec's, each scored or "not judged".
+      for (const label of [
+        'Title',
+        'IAE',
+        'Description',
+        'Updates',
+        'Localization',
+        'Reviews',
+        'App Size',
+        'Compatibility',
+      ])
+        expect(printed).toMatch(new RegExp(`^  ${label} +(\\d+/100|not judged)  \\(`, 'm'));
+      expect(printed).toMatch(/rules failed: [a-zA-Z]+\.[a-z-]+ \(-\d+\)/);
 
       const failed: string[] = [];
       const bad = await runCli(['audit', 'https://apps.apple.com/us/app/x/id999999999'], env, {

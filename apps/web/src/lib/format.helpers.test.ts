@@ -52,6 +52,7 @@ describe('formatDuration', () => {
     expect(formatDuration(60_000)).toBe('1 min');
     expect(formatDuration(220_000)).toBe('3 min 40 sec');
     expect(formatDuration(45_000)).toBe('45 sec');
+    expect(formatDuration(400)).toBe('under 1 sec');
   });
 });
 

@@ -41,12 +41,15 @@ export function formatElapsed(elapsedMs: number): string {
   return `${pad(minutes)}:${pad(seconds)}:${pad(hundredths)}`;
 }
 
-/** A duration in ms as '3 min 40 sec', '1 min', '45 sec' or '0 min'. */
+/**
+ * A duration in ms as '3 min 40 sec', '1 min', '45 sec', '0 min' for none, or 'under 1 sec'
+ * for a positive duration that rounds to 0 (so a finished audit never reads '0 min').
+ */
 export function formatDuration(durationMs: number): string {
   const total = Math.max(0, Math.round(durationMs / 1000));
   const min = Math.floor(total / 60);
   const sec = total % 60;
-  if (min === 0 && sec === 0) return '0 min';
+  if (min === 0 && sec === 0) return durationMs > 0 ? 'under 1 sec' : '0 min';
   if (min === 0) return `${sec} sec`;
   return sec === 0 ? `${min} min` : `${min} min ${sec} sec`;
 }

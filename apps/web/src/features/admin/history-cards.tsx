@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { TAuditHistoryItem } from '@aso/contracts';
 import { History, MessageSquareText } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -14,7 +15,20 @@ import { codeTypeLabel, formatDateTime } from './admin-form.rules';
 import { adminAuditHistoryQuery, adminFeedbacksQuery } from './admin.api';
 import { EmptyState, ErrorState, LoadingRows } from './section-state';
 
-/** Audit History (spec section 2): app name, URL, access code, Admin/User and date, newest first. */
+/**
+ * Model tokens of an audit as the history shows them: '1,234 (1,000 in / 234 out, 4 calls)';
+ * '–' for an audit without model calls (heuristic provider, unfinished or older audits).
+ */
+export function tokensText(tokens: TAuditHistoryItem['tokens']): string {
+  if (!tokens) return '–';
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `${n(tokens.prompt + tokens.completion)} (${n(tokens.prompt)} in / ${n(tokens.completion)} out, ${tokens.calls} ${tokens.calls === 1 ? 'call' : 'calls'})`;
+}
+
+/**
+ * Audit History (spec section 2): app name, URL, access code, Admin/User and date, newest
+ * first, plus the analysis provider and the tokens its model calls used.
+ */
 export function AuditHistoryCard({ adminCode }: { adminCode: string }) {
   const history = useQuery(adminAuditHistoryQuery(adminCode));
   return (
@@ -47,6 +61,8 @@ export function AuditHistoryCard({ adminCode }: { adminCode: string }) {
                   <TableHead>URL</TableHead>
                   <TableHead>Access code</TableHead>
                   <TableHead>Type</TableHead>
+                  <TableHead>Analysis</TableHead>
+                  <TableHead>Model tokens</TableHead>
                   <TableHead>Date</TableHead>
                 </TableRow>
               </TableHeader>
@@ -79,6 +95,18 @@ export function AuditHistoryCard({ adminCode }: { adminCode: string }) {
                       <Badge variant={item.isAdminCode ? 'warning' : 'secondary'}>
                         {codeTypeLabel(item.isAdminCode)}
                       </Badge>
+                    </TableCell>
+                    <TableCell className="text-muted-foreground">
+                      {item.provider ?? '–'}
+                      {item.rulesVersion && (
+                        <span className="block text-[11px]">rules {item.rulesVersion}</span>
+                      )}
+                    </TableCell>
+                    <TableCell
+                      className="text-xs whitespace-nowrap text-muted-foreground tabular-nums"
+                      data-testid="audit-history-tokens"
+                    >
+                      {tokensText(item.tokens)}
                     </TableCell>
                     <TableCell className="text-muted-foreground">
                       {formatDateTime(item.createdAt)}

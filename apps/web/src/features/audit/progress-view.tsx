@@ -64,6 +64,7 @@ function StepIcon({ status }: { status: TStepStatus }) {
 /** The view; `steps` come from `useAuditProgress`. */
 export function ProgressView({ steps, validLinks }: { steps: TStepsState; validLinks: number }) {
   const elapsed = useElapsed();
+  const estimate = estimateDurationMs(validLinks);
   const done = STEP_IDS.filter((id) => steps[id].status === 'done').length;
   const pct = Math.round((done / STEP_IDS.length) * 100);
 
@@ -90,12 +91,17 @@ export function ProgressView({ steps, validLinks }: { steps: TStepsState; validL
           </span>
           <span className="flex items-center gap-1.5">
             <Clock3Icon className="size-4" />
-            Estimated time{' '}
+            Estimated time: up to{' '}
             <span className="font-semibold text-foreground" data-testid="estimated-time">
-              {formatDuration(estimateDurationMs(validLinks))}
+              {formatDuration(estimate)}
             </span>
           </span>
         </div>
+        <p className="text-xs text-muted-foreground" data-testid="estimate-note">
+          {estimate > 0 && elapsed > estimate
+            ? `Taking longer than the ${formatDuration(estimate)} estimate: the App Store or the AI model is slow to answer. The steps below show where it is.`
+            : 'About a minute per app at most; often much faster when the store data is cached.'}
+        </p>
       </div>
 
       <div

@@ -8,7 +8,8 @@ import { AppIcon } from './app-icon';
 
 /** The app header card: icon, name, subtitle, developer, category and rank, rating (spec section 2). */
 export function AppHeaderCard({ audit }: { audit: TAudit }) {
-  const rank = audit.categoryRank?.trim();
+  // 'N/A' means no source could tell the rank: nothing to show, not a badge.
+  const rank = audit.categoryRank?.trim() === 'N/A' ? null : audit.categoryRank?.trim();
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_16rem]">
       <Card className="flex-row items-start gap-5 p-5 sm:p-6" data-testid="app-header">

@@ -1,15 +1,29 @@
 /**
  * ASO Analysis (spec section 2): sections Title, Subtitle, Keyword Field, Icon, Video,
- * Screenshots, Rating and IAE (in-app events), each with its analysis, improvements, score and,
- * where the section has a limit, the count used against it. Then the prioritised
- * recommendations.
+ * Screenshots, Rating and IAE (in-app events), then Description, Updates, Localization,
+ * Reviews, App Size and Compatibility, each with its analysis, improvements, score (or "not
+ * judged"), where the section has a limit the count used against it, a "rules only" label
+ * when the model's text could not be used, and a "how this is scored" disclosure listing the
+ * rules applied. Then the prioritised recommendations.
  */
 import {
+  BotIcon,
   CalendarDaysIcon,
+  CircleCheckIcon,
+  CircleDashedIcon,
+  CircleMinusIcon,
+  CircleXIcon,
+  FileTextIcon,
   FilmIcon,
+  HardDriveDownloadIcon,
   HashIcon,
   ImageIcon,
+  LanguagesIcon,
   LightbulbIcon,
+  ListChecksIcon,
+  MessageSquareWarningIcon,
+  MonitorSmartphoneIcon,
+  RefreshCwIcon,
   SmartphoneIcon,
   StarIcon,
   SubtitlesIcon,
@@ -21,11 +35,13 @@ import {
   ZRecommendation,
   type TAudit,
   type TRecommendation,
+  type TRuleOutcome,
   type TSectionAnalysis,
   type TSectionKey,
 } from '@aso/contracts';
 import {
   KEYWORD_FIELD_MAX_BYTES,
+  RULES,
   SECTION_LABELS,
   SUBTITLE_MAX_CHARS,
   TITLE_MAX_CHARS,
@@ -38,7 +54,7 @@ import { cn } from '@/lib/utils';
 import { ScoreBar, ScorePill } from './score';
 import { StoreImage } from './store-image';
 
-/** Sections shown, in the spec's order. */
+/** Sections shown: the spec's, in its order, then the listing sections that follow them. */
 export const SHOWN_SECTIONS: TSectionKey[] = [
   'title',
   'subtitle',
@@ -48,6 +64,12 @@ export const SHOWN_SECTIONS: TSectionKey[] = [
   'screenshots',
   'rating',
   'inAppEvents',
+  'description',
+  'updates',
+  'localization',
+  'reviews',
+  'appSize',
+  'compatibility',
 ];
 
 const ICONS: Record<TSectionKey, LucideIcon> = {
@@ -60,6 +82,12 @@ const ICONS: Record<TSectionKey, LucideIcon> = {
   rating: StarIcon,
   category: HashIcon,
   inAppEvents: CalendarDaysIcon,
+  description: FileTextIcon,
+  updates: RefreshCwIcon,
+  localization: LanguagesIcon,
+  reviews: MessageSquareWarningIcon,
+  appSize: HardDriveDownloadIcon,
+  compatibility: MonitorSmartphoneIcon,
 };
 
 /** What `used / limit` counts per section. */
@@ -70,6 +98,7 @@ const UNITS: Partial<Record<TSectionKey, string>> = {
   screenshots: 'screenshots',
   video: 'previews',
   inAppEvents: 'events',
+  description: 'characters',
 };
 
 /** `used / limit` of a section: from the analysis, else computed from the audit's texts. */
@@ -89,14 +118,120 @@ function usage(
       return audit.keywords
         ? { used: utf8ByteLength(audit.keywords), limit: KEYWORD_FIELD_MAX_BYTES }
         : null;
-    case 'icon':
-    case 'video':
-    case 'screenshots':
-    case 'rating':
-    case 'category':
-    case 'inAppEvents':
+    default:
       return null;
   }
+}
+
+const RULE_DEFINITIONS = new Map(RULES.map((r) => [r.id, r]));
+
+const OUTCOME_STYLE: Record<
+  TRuleOutcome['status'],
+  { icon: LucideIcon; className: string; label: string }
+> = {
+  passed: { icon: CircleCheckIcon, className: 'text-success', label: 'passed' },
+  failed: { icon: CircleXIcon, className: 'text-destructive', label: 'failed' },
+  not_applicable: {
+    icon: CircleMinusIcon,
+    className: 'text-muted-foreground',
+    label: 'does not apply',
+  },
+  not_judged: { icon: CircleDashedIcon, className: 'text-muted-foreground', label: 'not judged' },
+};
+
+/**
+ * "How this is scored": the section's rules, each passed, failed (with the points it cost),
+ * not applicable or not judged, with what was found and the rule's source.
+ */
+export function ScoringDisclosure({
+  section,
+  rulesVersion,
+}: {
+  section: TSectionAnalysis;
+  rulesVersion: string | null | undefined;
+}) {
+  if (section.rules.length === 0) return null;
+  return (
+    <details className="group rounded-lg border text-sm" data-testid="scoring-disclosure">
+      <summary className="flex cursor-pointer list-none items-center gap-1.5 px-3 py-2 text-xs font-medium text-muted-foreground select-none hover:text-foreground">
+        <ListChecksIcon className="size-3.5" /> How this is scored
+        <span className="ml-auto text-[11px] font-normal group-open:hidden">show</span>
+        <span className="ml-auto hidden text-[11px] font-normal group-open:inline">hide</span>
+      </summary>
+      <div className="space-y-2 border-t px-3 py-2.5">
+        <p className="text-xs text-muted-foreground">
+          {section.score === null
+            ? 'Not judged: its input could not be read, so it is left out of the overall score.'
+            : `The score is 100 minus the points of the failed rules: ${section.score}/100.`}
+          {rulesVersion && ` Rules version ${rulesVersion}.`}
+        </p>
+        <ul className="space-y-2">
+          {section.rules.map((o) => {
+            const def = RULE_DEFINITIONS.get(o.id);
+            const style = OUTCOME_STYLE[o.status];
+            const Icon = style.icon;
+            return (
+              <li
+                key={o.id}
+                className="flex gap-2"
+                data-testid="scoring-rule"
+                data-status={o.status}
+              >
+                <Icon className={cn('mt-0.5 size-4 shrink-0', style.className)} aria-hidden />
+                <div className="min-w-0 space-y-0.5">
+                  <p className="text-xs leading-snug">
+                    <span className="font-medium">{def?.title ?? o.id}</span>{' '}
+                    <span className={cn('whitespace-nowrap', style.className)}>
+                      {style.label}
+                      {o.status === 'failed' && o.points > 0 && ` (−${o.points})`}
+                    </span>
+                  </p>
+                  <p className="text-xs text-muted-foreground">{o.message}</p>
+                  <p className="text-[11px] text-muted-foreground/80">
+                    <code className="font-mono">
+                      {o.id} v{o.version}
+                    </code>
+                    {' · '}
+                    {o.severity} severity{' · '}
+                    {def?.source.url ? (
+                      <a
+                        href={def.source.url}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        className="underline-offset-2 hover:underline"
+                      >
+                        {def.source.label}
+                      </a>
+                    ) : (
+                      (def?.source.label ?? 'source not listed')
+                    )}
+                  </p>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </details>
+  );
+}
+
+/** The "rules only" label: the model's text could not be used for this part of the audit. */
+export function RulesOnlyBadge({ reason }: { reason?: string | undefined }) {
+  return (
+    <Badge
+      variant="outline"
+      className="gap-1 border-amber-500/50 text-[10px] font-normal text-amber-700 dark:text-amber-400"
+      title={
+        reason
+          ? `The AI analysis could not be used (${reason}); this text comes from the rules.`
+          : 'This text comes from the rules.'
+      }
+      data-testid="rules-only"
+    >
+      <BotIcon className="size-3" /> rules only
+    </Badge>
+  );
 }
 
 function InAppEvents({ audit }: { audit: TAudit }) {
@@ -164,7 +299,7 @@ function SectionCard({
           </CardTitle>
           <ScorePill score={section.score} />
         </div>
-        <ScoreBar score={section.score} />
+        {section.score !== null && <ScoreBar score={section.score} />}
         <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
           {use && (
             <span
@@ -180,6 +315,9 @@ function SectionCard({
           <Badge variant="outline" className="text-[10px] font-normal">
             {section.confidence} confidence
           </Badge>
+          {audit.provider === 'openai' && section.textSource === 'rules' && (
+            <RulesOnlyBadge reason={section.fallbackReason} />
+          )}
         </div>
       </CardHeader>
       <CardContent className="space-y-3">
@@ -199,6 +337,7 @@ function SectionCard({
             </ul>
           </div>
         )}
+        <ScoringDisclosure section={section} rulesVersion={audit.rulesVersion} />
       </CardContent>
     </Card>
   );
@@ -223,7 +362,8 @@ export function AsoAnalysis({ audit }: { audit: TAudit }) {
       <div>
         <h2 className="text-lg font-semibold">ASO Analysis</h2>
         <p className="text-sm text-muted-foreground">
-          Each part of the listing, scored 0-100, with what to change.
+          Each part of the listing, scored 0-100 by published rules, with what to change. A section
+          whose data could not be read is not judged and left out of the overall score.
         </p>
       </div>
       {recommendations.length > 0 && (
@@ -232,7 +372,12 @@ export function AsoAnalysis({ audit }: { audit: TAudit }) {
           data-testid="recommendations"
         >
           <CardHeader>
-            <CardTitle>Top recommendations</CardTitle>
+            <CardTitle className="flex items-center gap-2">
+              Top recommendations
+              {audit.provider === 'openai' && audit.recommendationsSource === 'rules' && (
+                <RulesOnlyBadge />
+              )}
+            </CardTitle>
             <CardDescription>Ordered by what they can add to the overall score.</CardDescription>
           </CardHeader>
           <CardContent>

@@ -21,6 +21,7 @@ import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth/auth.context';
 import { ApiError, apiFetch } from '@/lib/api';
 import { savedAuditName } from '@/lib/audit.helpers';
+import { formatDuration } from '@/lib/format.helpers';
 import { auditQuery, savedAuditsKey } from '@/lib/queries';
 import { AppHeaderCard } from './app-header-card';
 import { AsoAnalysis } from './aso-analysis';
@@ -152,6 +153,11 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
                 timeStyle: 'short',
               })}
               {audit.storefront && ` · ${audit.storefront.toUpperCase()} storefront`}
+              {audit.completedAt && audit.status === 'done' && (
+                <span data-testid="audit-duration">
+                  {` · took ${formatDuration(Date.parse(audit.completedAt) - Date.parse(audit.createdAt))}`}
+                </span>
+              )}
             </p>
           )}
         </div>

@@ -2,6 +2,7 @@ import type { TAudit } from '@aso/contracts';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { cleanScreenshotAnalysis } from '@/lib/audit.helpers';
 import { AppIcon } from './app-icon';
+import { RulesOnlyBadge } from './aso-analysis';
 import { ScreenshotStrip } from './screenshot-strip';
 
 /**
@@ -28,7 +29,12 @@ export function CompetitorScreenshots({ audit }: { audit: TAudit }) {
               <div className="flex items-center gap-3">
                 <AppIcon src={c.iconUrl} name={c.appName} className="size-9 rounded-[22%]" />
                 <div className="min-w-0">
-                  <h4 className="truncate font-medium">{c.appName}</h4>
+                  <h4 className="flex items-center gap-2 truncate font-medium">
+                    {c.appName}
+                    {audit.provider === 'openai' && c.screenshotAnalysisSource === 'rules' && (
+                      <RulesOnlyBadge />
+                    )}
+                  </h4>
                   <p className="text-xs text-muted-foreground">
                     {c.screenshots.length} screenshots
                   </p>

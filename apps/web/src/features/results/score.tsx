@@ -19,8 +19,21 @@ const TONE_STROKE = {
   poor: 'stroke-destructive',
 } as const;
 
-/** A score pill: '82/100' tinted by tone. */
-export function ScorePill({ score, className }: { score: number; className?: string }) {
+/** A score pill: '82/100' tinted by tone, or 'not judged' for a section without a score. */
+export function ScorePill({ score, className }: { score: number | null; className?: string }) {
+  if (score === null)
+    return (
+      <span
+        className={cn(
+          'inline-flex items-center rounded-full border border-dashed px-2.5 py-0.5 text-xs text-muted-foreground',
+          className,
+        )}
+        data-testid="section-score"
+        data-judged="false"
+      >
+        not judged
+      </span>
+    );
   const tone = scoreTone(score);
   return (
     <span

@@ -54,20 +54,21 @@ const MAX_RECOMMENDATIONS = 8;
 /** Most improvements kept per section. */
 const MAX_IMPROVEMENTS = 4;
 
+/** Limits of the fields the model may rewrite: characters, bytes for the keyword field. */
+const REWRITE_LIMITS: Partial<Record<TSectionKey, number>> = {
+  title: TITLE_MAX_CHARS,
+  subtitle: SUBTITLE_MAX_CHARS,
+  keywords: KEYWORD_FIELD_MAX_BYTES,
+};
+
 /** A rewrite kept only when it fits the field's limit (DESIGN section 2: rewrites are re-checked). */
 export function checkedRewrite(section: TSectionKey, text: string | null): string | null {
   const t = text?.trim();
   if (!t) return null;
-  switch (section) {
-    case 'title':
-      return charCount(t) <= TITLE_MAX_CHARS ? t : null;
-    case 'subtitle':
-      return charCount(t) <= SUBTITLE_MAX_CHARS ? t : null;
-    case 'keywords':
-      return utf8Bytes(t) <= KEYWORD_FIELD_MAX_BYTES && !/\s,|,\s/.test(t) ? t : null;
-    default:
-      return null;
-  }
+  const limit = REWRITE_LIMITS[section];
+  if (!limit) return null;
+  if (section === 'keywords') return utf8Bytes(t) <= limit && !/\s,|,\s/.test(t) ? t : null;
+  return charCount(t) <= limit ? t : null;
 }
 
 /** A screenshot review as one text, ending with its 'To improve:' part (spec section 2). */

@@ -109,18 +109,11 @@ function usage(
 ): { used: number; limit: number } | null {
   if (section.used !== undefined && section.limit !== undefined)
     return { used: section.used, limit: section.limit };
-  switch (key) {
-    case 'title':
-      return { used: charCount(audit.appName), limit: TITLE_MAX_CHARS };
-    case 'subtitle':
-      return { used: charCount(audit.subtitle), limit: SUBTITLE_MAX_CHARS };
-    case 'keywords':
-      return audit.keywords
-        ? { used: utf8ByteLength(audit.keywords), limit: KEYWORD_FIELD_MAX_BYTES }
-        : null;
-    default:
-      return null;
-  }
+  if (key === 'title') return { used: charCount(audit.appName), limit: TITLE_MAX_CHARS };
+  if (key === 'subtitle') return { used: charCount(audit.subtitle), limit: SUBTITLE_MAX_CHARS };
+  if (key === 'keywords' && audit.keywords)
+    return { used: utf8Bytes(audit.keywords), limit: KEYWORD_FIELD_MAX_BYTES };
+  return null;
 }
 
 const RULE_DEFINITIONS = new Map(RULES.map((r) => [r.id, r]));

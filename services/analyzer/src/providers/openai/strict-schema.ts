@@ -97,13 +97,15 @@ export function strictSchemaViolation(schema: unknown): string | null {
       if (!props || typeof props !== 'object' || Array.isArray(props))
         return `${context(path)}, 'properties' is required to be supplied.`;
       const keys = Object.keys(props);
-      const required = Array.isArray(n.required) ? n.required : null;
+      const required: unknown[] | null = Array.isArray(n.required)
+        ? (n.required as unknown[])
+        : null;
       const missing = keys.filter((k) => !required?.includes(k));
       if (!required || missing.length > 0)
         return `${context(path)}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing[0] ?? ''}'.`;
-      const extra = required.find((k) => !keys.includes(String(k)));
+      const extra = required.find((k) => typeof k !== 'string' || !keys.includes(k));
       if (extra !== undefined)
-        return `${context(path)}, 'required' names '${String(extra)}', which is not in properties.`;
+        return `${context(path)}, 'required' names ${JSON.stringify(extra)}, which is not in properties.`;
       properties += keys.length;
       for (const k of keys) {
         chars += k.length;

@@ -127,6 +127,38 @@ describe('localization (constructed listings)', () => {
       'localization.language-count': 'passed:0',
     });
   });
+  it('matches languages listed in the page language or in themselves', () => {
+    for (const [storefront, languages, pageLanguage] of [
+      ['kr', ['한국어', 'English'], 'ko'],
+      ['jp', ['日本語'], 'ja'],
+      ['br', ['Português', 'Inglês'], 'pt-BR'],
+      ['de', ['Deutsch'], null],
+      ['cn', ['简体中文'], 'zh-Hans-CN'],
+    ] as const) {
+      const s = localizationSection(constructedListing({ storefront, languages: [...languages] }));
+      const withPage = localizationSection({
+        ...constructedListing({ storefront, languages: [...languages] }),
+        storeData: pageLanguage
+          ? {
+              layout: '2025',
+              pageLanguage,
+              requestedLanguage: null,
+              sources: {
+                lookup: { status: 'ok', detail: null },
+                page: { status: 'ok', detail: null },
+                reviews: { status: 'ok', detail: null },
+              },
+              fields: {},
+            }
+          : undefined,
+      });
+      expect([storefront, statuses(withPage)['localization.storefront-language']]).toEqual([
+        storefront,
+        'passed:0',
+      ]);
+      expect(s.rules[0]!.status).toBe('passed');
+    }
+  });
   it('not judged when the languages could not be read; no main language for an unlisted storefront', () => {
     expect(
       localizationSection(constructedListing({ unknownFields: ['languages'] })).score,

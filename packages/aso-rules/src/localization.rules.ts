@@ -35,7 +35,13 @@ const SAME_LANGUAGE: Record<string, string[]> = {
 export function localizationSection(
   listing: Pick<
     TAppListing,
-    'languages' | 'storefront' | 'appName' | 'subtitle' | 'description' | 'unknownFields'
+    | 'languages'
+    | 'storefront'
+    | 'appName'
+    | 'subtitle'
+    | 'description'
+    | 'unknownFields'
+    | 'storeData'
   >,
 ): TSectionAnalysis {
   if (listing.languages.length === 0 && listing.unknownFields.includes('languages')) {
@@ -72,7 +78,8 @@ export function localizationSection(
       ),
     );
   } else {
-    const listed = listing.languages.some((l) => isLanguage(l, main));
+    const page = listing.storeData?.pageLanguage ?? null;
+    const listed = listing.languages.some((l) => isLanguage(l, main, page));
     const facts = { storefront: cc, language: main.name, languages: n };
     if (listed)
       rules.push(passed('localization.storefront-language', `${main.name} is listed.`, facts));

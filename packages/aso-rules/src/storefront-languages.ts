@@ -98,11 +98,33 @@ export function storefrontLanguage(storefront: string): TStorefrontLanguage | nu
   return BY_STOREFRONT[storefront.toLowerCase()] ?? null;
 }
 
+/** The name of `language` in the language `inTag` (BCP 47), or null when the runtime has none. */
+function nameIn(language: TStorefrontLanguage, inTag: string): string | null {
+  try {
+    const base = language.tag.split('-')[0]!;
+    const name = new Intl.DisplayNames([inTag], { type: 'language' }).of(base);
+    return name && name !== base ? name.toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * True when `listed` (a language as the store lists it: 'English', 'English (UK)',
- * 'Chinese, Simplified', 'Simplified Chinese', 'Norwegian Bokmål') is `language`.
+ * True when `listed` is `language` as the store lists languages: in English from the lookup
+ * API ('English', 'Chinese, Simplified', 'Norwegian Bokmål'), or in the product page's own
+ * language (`pageLanguage`, e.g. 'ko': '한국어'; 'pt-BR': 'Português'), or in the language
+ * itself ('日本語', '简体中文'). Names come from `Intl.DisplayNames`.
  */
-export function isLanguage(listed: string, language: TStorefrontLanguage): boolean {
-  const words = listed.toLowerCase().split(/[^\p{L}]+/u);
-  return words.includes(language.name.toLowerCase());
+export function isLanguage(
+  listed: string,
+  language: TStorefrontLanguage,
+  pageLanguage?: string | null,
+): boolean {
+  const text = listed.toLowerCase();
+  if (text.split(/[^\p{L}]+/u).includes(language.name.toLowerCase())) return true;
+  const names = [
+    nameIn(language, language.tag),
+    pageLanguage ? nameIn(language, pageLanguage) : null,
+  ];
+  return names.some((name) => name !== null && text.includes(name));
 }

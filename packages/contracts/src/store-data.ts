@@ -72,6 +72,12 @@ export const SECTION_INPUT_FIELDS: Record<TSectionKey, readonly TListingField[]>
   rating: ['rating', 'reviewCount'],
   category: ['category'],
   inAppEvents: ['inAppEvents'],
+  description: ['description', 'promotionalText'],
+  updates: ['versionHistory', 'releaseNotes'],
+  localization: ['languages'],
+  reviews: ['ratingHistogram', 'reviews'],
+  appSize: ['fileSizeBytes'],
+  compatibility: ['supportedDevices'],
 };
 
 /**

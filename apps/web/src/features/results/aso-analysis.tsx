@@ -112,7 +112,7 @@ function usage(
   if (key === 'title') return { used: charCount(audit.appName), limit: TITLE_MAX_CHARS };
   if (key === 'subtitle') return { used: charCount(audit.subtitle), limit: SUBTITLE_MAX_CHARS };
   if (key === 'keywords' && audit.keywords)
-    return { used: utf8Bytes(audit.keywords), limit: KEYWORD_FIELD_MAX_BYTES };
+    return { used: utf8ByteLength(audit.keywords), limit: KEYWORD_FIELD_MAX_BYTES };
   return null;
 }
 

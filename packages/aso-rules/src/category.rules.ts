@@ -1,5 +1,5 @@
 import type { TAppListing, TSectionAnalysis } from '@aso/contracts';
-import { failed, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
+import { failed, passed, scoreOf, notJudgedSection } from './rules.catalogue';
 
 /**
  * Points a chart position loses (rule `category.chart-position`): top 10 -> 0, top 50 -> 20,
@@ -29,16 +29,16 @@ export function categorySection(
       ? ` Competitors in other categories: ${other.map((c) => `${c.appName} (${c.category})`).join(', ')}.`
       : '';
   if (listing.categoryRank === 'N/A' && !listing.chartPosition) {
-    return {
-      analysis: `Category: ${category}. Not judged: the chart position could not be read.${otherText}`,
-      improvements: [
-        "Check the category is the one where the app's audience browses, and where it can chart.",
-      ],
-      score: null,
-      confidence: 'low',
-      rules: sectionNotJudged('category', 'The chart position could not be read.'),
-      textSource: 'rules',
-    };
+    return notJudgedSection(
+      'category',
+      `Category: ${category}. Not judged: the chart position could not be read.${otherText}`,
+      'The chart position could not be read.',
+      {
+        improvements: [
+          "Check the category is the one where the app's audience browses, and where it can chart.",
+        ],
+      },
+    );
   }
   const pos = listing.chartPosition?.position ?? null;
   const improvements: string[] = [];

@@ -4,7 +4,7 @@ import {
   DESCRIPTION_VISIBLE_CHARS,
   PROMOTIONAL_TEXT_MAX_CHARS,
 } from './limits.constants';
-import { failed, notApplicable, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
+import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
 import {
   charCount,
   keywordWords,
@@ -85,14 +85,11 @@ export function descriptionSection(
   const notIndexed =
     'Apple does not index the iOS description for search: it converts visitors, it does not rank.';
   if (listing.unknownFields.includes('description')) {
-    return {
-      analysis: `Not judged: the description could not be read. ${notIndexed}`,
-      improvements: [],
-      score: null,
-      confidence: 'low',
-      rules: sectionNotJudged('description', 'The description could not be read.'),
-      textSource: 'rules',
-    };
+    return notJudgedSection(
+      'description',
+      `Not judged: the description could not be read. ${notIndexed}`,
+      'The description could not be read.',
+    );
   }
   const length = charCount(text);
   const rules: TRuleOutcome[] = [];

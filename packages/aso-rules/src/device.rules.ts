@@ -1,7 +1,7 @@
 import type { TAppListing, TDeviceClass, TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
 import { DEVICE_CLASS_NAMES } from './device-names';
 import { CELLULAR_DOWNLOAD_LIMIT_BYTES } from './limits.constants';
-import { failed, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
+import { failed, passed, scoreOf, notJudgedSection } from './rules.catalogue';
 import { listText } from './text.rules';
 
 /**
@@ -24,14 +24,11 @@ export function appSizeSection(
 ): TSectionAnalysis {
   const size = listing.fileSizeBytes;
   if (size === null || size === undefined) {
-    return {
-      analysis: 'Not judged: the download size could not be read from the store.',
-      improvements: [],
-      score: null,
-      confidence: 'low',
-      rules: sectionNotJudged('appSize', 'The download size could not be read.'),
-      textSource: 'rules',
-    };
+    return notJudgedSection(
+      'appSize',
+      'Not judged: the download size could not be read from the store.',
+      'The download size could not be read.',
+    );
   }
   const limit = formatBytes(CELLULAR_DOWNLOAD_LIMIT_BYTES);
   const facts = { fileSizeBytes: size, limitBytes: CELLULAR_DOWNLOAD_LIMIT_BYTES };
@@ -92,14 +89,11 @@ export function compatibilitySection(
 ): TSectionAnalysis {
   const devices = listing.supportedDevices ?? [];
   if (devices.length === 0) {
-    return {
-      analysis: 'Not judged: the devices the app runs on could not be read from the store.',
-      improvements: [],
-      score: null,
-      confidence: 'low',
-      rules: sectionNotJudged('compatibility', 'The device list could not be read.'),
-      textSource: 'rules',
-    };
+    return notJudgedSection(
+      'compatibility',
+      'Not judged: the devices the app runs on could not be read from the store.',
+      'The device list could not be read.',
+    );
   }
   const names = devices.map((d) => DEVICE_CLASS_NAMES[d]);
   const parts = [`The store lists the app for ${listText(names)}.`];

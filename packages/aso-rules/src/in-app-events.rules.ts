@@ -1,5 +1,5 @@
 import type { TListingInAppEvent, TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
-import { failed, notApplicable, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
+import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
 import { IN_APP_EVENT_LIMITS, MAX_PUBLISHED_IN_APP_EVENTS } from './limits.constants';
 import { charCount, plural } from './text.rules';
 
@@ -56,18 +56,18 @@ export function inAppEventsSection(
       ? ` Competitors running events: ${competitorsWithEvents.join(', ')}.`
       : '';
   if (events.length === 0 && unknown) {
-    return {
-      analysis: `Not judged: the in-app events could not be read (no product page was available).${others}`,
-      improvements: [
-        `If none are running, publish in-app events (up to ${MAX_PUBLISHED_IN_APP_EVENTS} at a time): they appear in search results and on the Today tab.`,
-      ],
-      score: null,
-      confidence: 'low',
-      used: 0,
-      limit: MAX_PUBLISHED_IN_APP_EVENTS,
-      rules: sectionNotJudged('inAppEvents', 'The in-app events could not be read.'),
-      textSource: 'rules',
-    };
+    return notJudgedSection(
+      'inAppEvents',
+      `Not judged: the in-app events could not be read (no product page was available).${others}`,
+      'The in-app events could not be read.',
+      {
+        improvements: [
+          `If none are running, publish in-app events (up to ${MAX_PUBLISHED_IN_APP_EVENTS} at a time): they appear in search results and on the Today tab.`,
+        ],
+        used: 0,
+        limit: MAX_PUBLISHED_IN_APP_EVENTS,
+      },
+    );
   }
   if (events.length === 0) {
     const rules = [

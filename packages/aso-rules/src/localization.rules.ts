@@ -1,6 +1,6 @@
 import { franc } from 'franc-min';
 import type { TAppListing, TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
-import { failed, notApplicable, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
+import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
 import { isLanguage, storefrontLanguage } from './storefront-languages';
 import { plural } from './text.rules';
 
@@ -45,14 +45,11 @@ export function localizationSection(
   >,
 ): TSectionAnalysis {
   if (listing.languages.length === 0 && listing.unknownFields.includes('languages')) {
-    return {
-      analysis: 'Not judged: the app’s languages could not be read from the store.',
-      improvements: [],
-      score: null,
-      confidence: 'low',
-      rules: sectionNotJudged('localization', 'The languages could not be read.'),
-      textSource: 'rules',
-    };
+    return notJudgedSection(
+      'localization',
+      'Not judged: the app’s languages could not be read from the store.',
+      'The languages could not be read.',
+    );
   }
   const rules: TRuleOutcome[] = [];
   const improvements: string[] = [];

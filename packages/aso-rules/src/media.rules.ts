@@ -1,6 +1,6 @@
 import type { TAppListing, TRuleOutcome, TScreenshot, TSectionAnalysis } from '@aso/contracts';
 import { displaySizeName } from './device-names';
-import { failed, notApplicable, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
+import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
 import { FIRST_SCREENSHOTS, MAX_APP_PREVIEWS, SCREENSHOT_SLOTS } from './limits.constants';
 import { listText, plural } from './text.rules';
 
@@ -223,18 +223,18 @@ export function videoSection(
     };
   }
   if (hasPreviewVideo(listing) === null) {
-    return {
-      analysis: `Not judged: whether the listing has an app preview video could not be read (no product page was available).${gap}`,
-      improvements: [
-        'If the app has no preview yet, add a 15-30 second one that shows the app in use in its first seconds.',
-      ],
-      score: null,
-      confidence: 'low',
-      used: 0,
-      limit: MAX_APP_PREVIEWS,
-      rules: sectionNotJudged('video', 'The previews could not be read.'),
-      textSource: 'rules',
-    };
+    return notJudgedSection(
+      'video',
+      `Not judged: whether the listing has an app preview video could not be read (no product page was available).${gap}`,
+      'The previews could not be read.',
+      {
+        improvements: [
+          'If the app has no preview yet, add a 15-30 second one that shows the app in use in its first seconds.',
+        ],
+        used: 0,
+        limit: MAX_APP_PREVIEWS,
+      },
+    );
   }
   const noneEither = competitors.length > 0 && competitors.every((c) => c.hasVideo === false);
   const rules = [

@@ -5,7 +5,7 @@ import {
   passed,
   ruleById,
   scoreOf,
-  sectionNotJudged,
+  notJudgedSection,
 } from './rules.catalogue';
 import { KEYWORD_FIELD_MAX_BYTES, SUBTITLE_MAX_CHARS, TITLE_MAX_CHARS } from './limits.constants';
 import {
@@ -389,19 +389,18 @@ export function subtitleSection(
 ): TSectionAnalysis {
   const check = checkSubtitle(subtitle);
   if (unknown && !subtitle) {
-    return {
-      analysis:
-        'Not judged: the subtitle could not be read from the store (no product page was available).',
-      improvements: [
-        `Make sure the subtitle uses up to ${check.limit} characters with keywords that are not in the title.`,
-      ],
-      score: null,
-      confidence: 'low',
-      used: 0,
-      limit: check.limit,
-      rules: sectionNotJudged('subtitle', 'The subtitle could not be read.'),
-      textSource: 'rules',
-    };
+    return notJudgedSection(
+      'subtitle',
+      'Not judged: the subtitle could not be read from the store (no product page was available).',
+      'The subtitle could not be read.',
+      {
+        improvements: [
+          `Make sure the subtitle uses up to ${check.limit} characters with keywords that are not in the title.`,
+        ],
+        used: 0,
+        limit: check.limit,
+      },
+    );
   }
   const facts = { used: check.used, limit: check.limit };
   if (!subtitle || check.used === 0) {
@@ -488,19 +487,18 @@ export function keywordsSection(
 ): TSectionAnalysis {
   const c = checkKeywordField(userKeywords, title, subtitle);
   if (!c.entered) {
-    return {
-      analysis:
-        'Not judged: the keyword field is not public and no keyword text was entered. Enter your keyword field to check its 100-byte limit, separators and repeats.',
-      improvements: [
-        `Fill the keyword field up to ${c.limit} bytes with comma-separated terms (no spaces) that are not already in the title or subtitle.`,
-      ],
-      score: null,
-      confidence: 'low',
-      used: 0,
-      limit: c.limit,
-      rules: sectionNotJudged('keywords', 'No keyword text was entered.'),
-      textSource: 'rules',
-    };
+    return notJudgedSection(
+      'keywords',
+      'Not judged: the keyword field is not public and no keyword text was entered. Enter your keyword field to check its 100-byte limit, separators and repeats.',
+      'No keyword text was entered.',
+      {
+        improvements: [
+          `Fill the keyword field up to ${c.limit} bytes with comma-separated terms (no spaces) that are not already in the title or subtitle.`,
+        ],
+        used: 0,
+        limit: c.limit,
+      },
+    );
   }
   const facts = { bytes: c.bytes, limit: c.limit };
   const rules: TRuleOutcome[] = [];

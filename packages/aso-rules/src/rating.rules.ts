@@ -1,5 +1,5 @@
 import type { TAppListing, TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
-import { failed, notApplicable, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
+import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
 import { HEALTHY_RATING } from './limits.constants';
 
 /** Parses a rating text ('4.8') to stars 0-5; null when it is not a number. */
@@ -66,16 +66,16 @@ export function ratingSection(
   const rating = parseRating(listing.rating);
   const count = parseCount(listing.reviewCount);
   if (listing.unknownFields.includes('rating') || rating === null) {
-    return {
-      analysis: 'Not judged: the rating could not be read from the store.',
-      improvements: [
-        'Ask satisfied users for a rating at a good moment (SKStoreReviewController).',
-      ],
-      score: null,
-      confidence: 'low',
-      rules: sectionNotJudged('rating', 'The rating could not be read.'),
-      textSource: 'rules',
-    };
+    return notJudgedSection(
+      'rating',
+      'Not judged: the rating could not be read from the store.',
+      'The rating could not be read.',
+      {
+        improvements: [
+          'Ask satisfied users for a rating at a good moment (SKStoreReviewController).',
+        ],
+      },
+    );
   }
   if (!count) {
     const rules = [

@@ -6,7 +6,7 @@ import type {
   TRuleOutcome,
   TSectionAnalysis,
 } from '@aso/contracts';
-import { failed, notApplicable, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
+import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
 import { storefrontLanguage } from './storefront-languages';
 import { keywordWords, plural } from './text.rules';
 
@@ -176,14 +176,11 @@ export function reviewsSection(
   const hist = listing.ratingHistogram;
   const feed = listing.reviews;
   if (!hist && !feed) {
-    return {
-      analysis: 'Not judged: neither the rating histogram nor the recent reviews could be read.',
-      improvements: [],
-      score: null,
-      confidence: 'low',
-      rules: sectionNotJudged('reviews', 'Neither the histogram nor the reviews could be read.'),
-      textSource: 'rules',
-    };
+    return notJudgedSection(
+      'reviews',
+      'Not judged: neither the rating histogram nor the recent reviews could be read.',
+      'Neither the histogram nor the reviews could be read.',
+    );
   }
   const rules: TRuleOutcome[] = [];
   const parts: string[] = [];

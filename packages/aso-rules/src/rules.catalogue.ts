@@ -1,6 +1,7 @@
 import type {
   TRuleDefinition,
   TRuleOutcome,
+  TSectionAnalysis,
   TRuleSource,
   TRulesCatalogue,
   TSectionKey,
@@ -598,6 +599,28 @@ export function notJudged(id: string, message: string, facts: TFacts = {}): TRul
 /** Every rule of `section` not judged, with one message. */
 export function sectionNotJudged(section: TSectionKey, message: string): TRuleOutcome[] {
   return sectionRules(section).map((r) => notJudged(r.id, message));
+}
+
+/**
+ * A section that is not judged: its input could not be read (`reason`, one sentence). No
+ * score, low confidence, every rule of the section `not_judged`; `extra` adds the section's
+ * `used`/`limit` or improvements.
+ */
+export function notJudgedSection(
+  section: TSectionKey,
+  analysis: string,
+  reason: string,
+  extra: Partial<Pick<TSectionAnalysis, 'improvements' | 'used' | 'limit'>> = {},
+): TSectionAnalysis {
+  return {
+    analysis,
+    improvements: [],
+    score: null,
+    confidence: 'low',
+    rules: sectionNotJudged(section, reason),
+    textSource: 'rules',
+    ...extra,
+  };
 }
 
 /** Section score 0-100: 100 minus the points of the failed rules, clamped at 0. */

@@ -1,5 +1,5 @@
 import type { TAppListing, TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
-import { failed, notApplicable, passed, scoreOf, sectionNotJudged } from './rules.catalogue';
+import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
 import { median } from './rating.rules';
 import { plural } from './text.rules';
 
@@ -80,14 +80,11 @@ export function updatesSection(
 ): TSectionAnalysis {
   const r = releaseFacts(listing);
   if (!r) {
-    return {
-      analysis: 'Not judged: no release date could be read from the store.',
-      improvements: [],
-      score: null,
-      confidence: 'low',
-      rules: sectionNotJudged('updates', 'No release date could be read.'),
-      textSource: 'rules',
-    };
+    return notJudgedSection(
+      'updates',
+      'Not judged: no release date could be read from the store.',
+      'No release date could be read.',
+    );
   }
   const rules: TRuleOutcome[] = [];
   const improvements: string[] = [];

@@ -4,6 +4,7 @@ import {
   estimateDurationMs,
   savedAuditName,
   storefrontOf,
+  unreadReason,
 } from './audit.helpers';
 
 describe('estimateDurationMs (spec section 9)', () => {
@@ -88,5 +89,32 @@ describe('cleanScreenshotAnalysis (spec section 2)', () => {
       'Its first 3 screenshots are filled.',
     );
     expect(cleanScreenshotAnalysis(null)).toBe('');
+  });
+});
+
+describe('unreadReason', () => {
+  it('gives the recorded reason of an unreadable field, else null', () => {
+    const storeData = {
+      layout: '2025' as const,
+      pageLanguage: 'ko',
+      requestedLanguage: null,
+      sources: {
+        lookup: { status: 'not_found' as const, detail: null },
+        page: { status: 'ok' as const, detail: null },
+        reviews: { status: 'ok' as const, detail: null },
+      },
+      fields: {
+        rating: {
+          state: 'unreadable' as const,
+          source: null,
+          reason: 'not found on the 2025 page',
+        },
+        previews: { state: 'not_on_listing' as const, source: 'page:2025' as const, reason: null },
+      },
+    };
+    expect(unreadReason({ storeData }, 'rating')).toBe('not found on the 2025 page');
+    expect(unreadReason({ storeData }, 'previews')).toBeNull();
+    expect(unreadReason({ storeData }, 'appName')).toBeNull();
+    expect(unreadReason({ storeData: null }, 'rating')).toBeNull();
   });
 });

@@ -3,6 +3,7 @@
  */
 import { DEFAULT_STOREFRONT, parseAppStoreUrl } from '@aso/appstore';
 import { buildSavedAuditName } from '@aso/aso-rules';
+import type { TAudit, TListingField } from '@aso/contracts';
 
 /**
  * Estimated duration of an audit by the number of valid App Store links (main app plus valid,
@@ -61,4 +62,18 @@ export function cleanScreenshotAnalysis(text: string | null | undefined): string
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/**
+ * Why listing field `field` of the audited app could not be read from the store (its store
+ * data record's reason, or 'could not be read'), or null when it was read or is known to be
+ * absent, and for audits stored before the record existed.
+ */
+export function unreadReason(
+  audit: Pick<TAudit, 'storeData'>,
+  field: TListingField,
+): string | null {
+  const provenance = audit.storeData?.fields[field];
+  if (provenance?.state !== 'unreadable') return null;
+  return provenance.reason ?? 'could not be read';
 }

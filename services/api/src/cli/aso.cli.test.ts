@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { abbreviateCount, formatStep, runCli } from './aso.cli';
+import type { TAudit, TSectionAnalysis, TStoreData } from '@aso/contracts';
+import { abbreviateCount, formatAudit, formatStep, runCli } from './aso.cli';
 import { parseCliEnv } from './env';
 
 describe('CLI helpers', () => {
@@ -22,6 +23,87 @@ describe('CLI helpers', () => {
       }),
     ).toBe(`… ${'scrape'.padEnd(24)} Scraped 1 of 3 apps (33%)`);
   });
+  it('prints the store data line and the sections whose input could not be read', () => {
+    // CONSTRUCTED audit of a page-only app.
+    const storeData: TStoreData = {
+      layout: '2025',
+      pageLanguage: 'ko',
+      requestedLanguage: null,
+      sources: {
+        lookup: { status: 'not_found', detail: null },
+        page: { status: 'ok', detail: null },
+        reviews: { status: 'ok', detail: null },
+      },
+      fields: {
+        appName: { state: 'read', source: 'page:2025', reason: null },
+        rating: { state: 'unreadable', source: null, reason: 'not found on the 2025 page' },
+        reviewCount: {
+          state: 'unreadable',
+          source: null,
+          reason: 'not found on the 2025 page',
+        },
+      },
+    };
+    const section: TSectionAnalysis = {
+      analysis: 'x',
+      improvements: [],
+      score: 50,
+      confidence: 'low',
+    };
+    const audit = {
+      id: 'a',
+      status: 'done',
+      error: null,
+      appId: '1',
+      storefront: 'kr',
+      appName: '플로팅 시계',
+      subtitle: null,
+      developer: 'Dev',
+      category: '생산성',
+      categoryRank: 'N/A',
+      rating: '0',
+      reviewCount: '0',
+      keywords: null,
+      description: '',
+      iconUrl: null,
+      previewVideoUrl: null,
+      screenshots: [],
+      appStoreUrl: 'https://apps.apple.com/kr/app/id1?platform=iphone',
+      inAppEvents: [],
+      competitorData: [],
+      structuredAnalysis: null,
+      overallScore: null,
+      recommendations: null,
+      provider: 'heuristic',
+      storeData,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      completedAt: null,
+    } satisfies TAudit;
+    const text = formatAudit({
+      ...audit,
+      structuredAnalysis: Object.fromEntries(
+        [
+          'title',
+          'subtitle',
+          'keywords',
+          'icon',
+          'video',
+          'screenshots',
+          'rating',
+          'category',
+          'inAppEvents',
+        ].map((k) => [k, section]),
+      ) as TAudit['structuredAnalysis'],
+    });
+    expect(text).toContain('Dev | 생산성 | N/A | rating not read');
+    expect(text).toContain(
+      'Store data: 2025 page layout (ko), lookup: app not listed, reviews feed. Could not be read: rating, rating count (not found on the 2025 page).',
+    );
+    expect(text).toContain(
+      '(input not read from the store: rating - not found on the 2025 page; rating count - not found on the 2025 page)',
+    );
+  });
+
   it('parses its environment with defaults', () => {
     expect(parseCliEnv({})).toMatchObject({
       ASO_API_URL: 'http://127.0.0.1:3000',

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { ApiClient, ApiError, readSse } from '@aso/api-client';
 import {
   SECTION_KEYS,
+  storeDataLine,
+  unreadableSectionInputs,
   ZCompleteEventData,
   ZErrorEventData,
   ZRecommendation,
@@ -83,13 +85,16 @@ export function formatAudit(a: TAudit): string {
   const lines: string[] = [];
   lines.push(`${a.appName ?? a.appId}${a.subtitle ? ` - ${a.subtitle}` : ''}`);
   const rank = a.categoryRank && a.categoryRank !== 'N/A' ? ` | ${a.categoryRank}` : '';
-  lines.push(
-    `${a.developer ?? ''} | ${a.category ?? ''}${rank} | rating ${formatRating(a.rating)} (${abbreviateCount(a.reviewCount)} ratings)`,
-  );
+  const rating =
+    a.storeData?.fields.rating?.state === 'unreadable'
+      ? 'rating not read'
+      : `rating ${formatRating(a.rating)} (${abbreviateCount(a.reviewCount)} ratings)`;
+  lines.push(`${a.developer ?? ''} | ${a.category ?? ''}${rank} | ${rating}`);
   lines.push(`${a.appStoreUrl}`);
   lines.push(
     `Screenshots: ${a.screenshots.length} | preview video: ${a.previewVideoUrl ? 'yes' : 'no'} | in-app events: ${a.inAppEvents.length}`,
   );
+  if (a.storeData) lines.push(storeDataLine(a.storeData));
   if (a.overallScore !== null)
     lines.push(
       `Overall score: ${a.overallScore}/100 (${a.provider ?? 'unknown'} analysis${a.rulesVersion ? `, rules ${a.rulesVersion}` : ''})`,
@@ -104,6 +109,12 @@ export function formatAudit(a: TAudit): string {
         `  ${SECTION_LABELS[key].padEnd(14)} ${score.padStart(10)}  (${s.confidence} confidence${rulesOnly})`,
       );
       lines.push(`    ${s.analysis}`);
+      const unread = unreadableSectionInputs(a.storeData, key);
+      if (unread.length > 0) {
+        lines.push(
+          `    (input not read from the store: ${unread.map((u) => `${u.label}${u.reason ? ` - ${u.reason}` : ''}`).join('; ')})`,
+        );
+      }
       for (const i of s.improvements) lines.push(`    - ${i}`);
       const failed = s.rules.filter((r) => r.status === 'failed');
       if (failed.length > 0)
@@ -126,6 +137,7 @@ export function formatAudit(a: TAudit): string {
       lines.push(
         `  ${c.appName}${c.subtitle ? ` - ${c.subtitle}` : ''} | rating ${formatRating(c.rating)} (${abbreviateCount(c.reviewCount)})`,
       );
+      if (c.storeData) lines.push(`    ${storeDataLine(c.storeData)}`);
       lines.push(`    ${c.screenshotAnalysis}`);
     }
   }

@@ -19,6 +19,7 @@ import {
 } from './admin.api';
 import { CacheCard } from './cache-card';
 import { GenerateCodeCard } from './generate-code-card';
+import { StoreHealthCard } from './store-health-card';
 import { AuditHistoryCard, FeedbackCard } from './history-cards';
 
 /** The admin screen: locked behind the code gate until a valid admin code is entered. */
@@ -71,7 +72,7 @@ function AdminDashboard({ adminCode }: { adminCode: string }) {
             <Shield className="size-6 text-primary" /> Admin dashboard
           </h1>
           <p className="text-sm text-muted-foreground">
-            Access codes, caches, audit history and user feedback.
+            Access codes, caches, store data health, audit history and user feedback.
           </p>
         </div>
         <div className="flex gap-2">
@@ -92,6 +93,7 @@ function AdminDashboard({ adminCode }: { adminCode: string }) {
         <GenerateCodeCard adminCode={adminCode} />
         <CacheCard adminCode={adminCode} />
       </div>
+      <StoreHealthCard adminCode={adminCode} />
       <AccessCodesCard adminCode={adminCode} />
       <AuditHistoryCard adminCode={adminCode} />
       <FeedbackCard adminCode={adminCode} />

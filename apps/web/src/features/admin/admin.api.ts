@@ -11,6 +11,7 @@ import {
   ZCachedApp,
   ZClearCacheAnswer,
   ZGenerateCodeAnswer,
+  ZStoreHealth,
   type TAccessCode,
 } from '@aso/contracts';
 import { queryOptions } from '@tanstack/react-query';
@@ -33,6 +34,7 @@ export const adminKeys = {
   auditHistory: ['/api/admin', 'audit-history'] as const,
   feedbacks: ['/api/admin', 'feedbacks'] as const,
   audits: ['/api/admin', 'audits'] as const,
+  storeHealth: ['/api/admin', 'store-health'] as const,
 };
 
 async function adminFetch<T>(
@@ -119,6 +121,15 @@ export function adminFeedbacksQuery(code: string) {
       });
       return [...items].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
     },
+  });
+}
+
+/** The store reader's health over the last 24 hours (reads per layout, fields found, failures). */
+export function adminStoreHealthQuery(code: string) {
+  return queryOptions({
+    queryKey: adminKeys.storeHealth,
+    queryFn: ({ signal }) =>
+      adminFetch(code, '/api/admin/store-health', { signal, schema: ZStoreHealth }),
   });
 }
 

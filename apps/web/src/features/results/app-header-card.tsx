@@ -2,6 +2,7 @@ import { ExternalLinkIcon, TrophyIcon } from 'lucide-react';
 import type { TAudit } from '@aso/contracts';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
+import { unreadReason } from '@/lib/audit.helpers';
 import { ScoreRing } from './score';
 import { StarRating } from './star-rating';
 import { AppIcon } from './app-icon';
@@ -18,7 +19,8 @@ export function AppHeaderCard({ audit }: { audit: TAudit }) {
           name={audit.appName}
           className="size-20 rounded-[22%] sm:size-24"
         />
-        <div className="min-w-0 flex-1 space-y-2">
+        {/* The store's texts in the page's language, so CJK text gets the right glyphs. */}
+        <div className="min-w-0 flex-1 space-y-2" lang={audit.storeData?.pageLanguage ?? undefined}>
           <div>
             <h1
               className="text-xl font-semibold tracking-tight break-words sm:text-2xl"
@@ -50,7 +52,13 @@ export function AppHeaderCard({ audit }: { audit: TAudit }) {
               </Badge>
             )}
           </div>
-          <StarRating rating={audit.rating} reviewCount={audit.reviewCount ?? '0'} />
+          {unreadReason(audit, 'rating') ? (
+            <p className="text-sm text-muted-foreground" data-testid="rating-unread">
+              Rating not read from the store ({unreadReason(audit, 'rating')})
+            </p>
+          ) : (
+            <StarRating rating={audit.rating} reviewCount={audit.reviewCount ?? '0'} />
+          )}
           <a
             href={audit.appStoreUrl}
             target="_blank"

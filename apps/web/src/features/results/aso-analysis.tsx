@@ -7,6 +7,7 @@
  * rules applied. Then the prioritised recommendations.
  */
 import {
+  AlertTriangleIcon,
   BotIcon,
   CalendarDaysIcon,
   CircleCheckIcon,
@@ -32,12 +33,14 @@ import {
 } from 'lucide-react';
 import {
   utf8ByteLength,
+  unreadableSectionInputs,
   ZRecommendation,
   type TAudit,
   type TRecommendation,
   type TRuleOutcome,
   type TSectionAnalysis,
   type TSectionKey,
+  type TUnreadableInput,
 } from '@aso/contracts';
 import {
   KEYWORD_FIELD_MAX_BYTES,
@@ -265,6 +268,18 @@ function InAppEvents({ audit }: { audit: TAudit }) {
   );
 }
 
+/** 'rating, rating count (not found on the 2025 page)': labels grouped by reason. */
+function unreadableText(inputs: TUnreadableInput[]): string {
+  const groups = new Map<string, string[]>();
+  for (const input of inputs) {
+    const key = input.reason ?? '';
+    groups.set(key, [...(groups.get(key) ?? []), input.label]);
+  }
+  return [...groups]
+    .map(([reason, labels]) => `${labels.join(', ')}${reason ? ` (${reason})` : ''}`)
+    .join('; ');
+}
+
 function SectionCard({
   sectionKey,
   section,
@@ -275,6 +290,7 @@ function SectionCard({
   audit: TAudit;
 }) {
   const Icon = ICONS[sectionKey];
+  const unreadable = unreadableSectionInputs(audit.storeData, sectionKey);
   const use = usage(sectionKey, section, audit);
   const over = use !== null && use.used > use.limit;
   return (
@@ -314,6 +330,18 @@ function SectionCard({
         </div>
       </CardHeader>
       <CardContent className="space-y-3">
+        {unreadable.length > 0 && (
+          <p
+            className="flex gap-1.5 rounded-lg border border-amber-300/60 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-500/30 dark:bg-amber-500/10 dark:text-amber-200"
+            data-testid="section-unreadable"
+          >
+            <AlertTriangleIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden />
+            <span>
+              This section&apos;s input could not be read from the store:{' '}
+              {unreadableText(unreadable)}.
+            </span>
+          </p>
+        )}
         <p className="text-sm leading-relaxed text-foreground/90" data-testid="section-analysis">
           {section.analysis}
         </p>

@@ -1,6 +1,7 @@
 /**
  * The result of one audit (spec section 2 "Results view" and "Standalone result page"):
- * actions, app header with overall score, Visual Assets, ASO Analysis, Competitor Analysis,
+ * actions, app header with overall score, the store data line, Visual Assets, ASO Analysis,
+ * Competitor Analysis,
  * feedback; the standalone page (`variant="page"`) adds Competitor Screenshots and the promo
  * block. Scraped text is rendered as React text nodes only, never as HTML.
  */
@@ -29,6 +30,7 @@ import { CompetitorScreenshots } from './competitor-screenshots';
 import { CompetitorTable } from './competitor-table';
 import { FeedbackBox } from './feedback-box';
 import { PromoBlock } from './promo-block';
+import { StoreDataLine } from './store-data-line';
 import { VisualAssets } from './visual-assets';
 
 /** True for answers that mean "no such audit for you" (unknown, foreign or malformed id). */
@@ -204,7 +206,10 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
 
       {audit && audit.status === 'done' && (
         <>
-          <AppHeaderCard audit={audit} />
+          <div className="space-y-3">
+            <AppHeaderCard audit={audit} />
+            <StoreDataLine storeData={audit.storeData} />
+          </div>
           <VisualAssets audit={audit} />
           <AsoAnalysis audit={audit} />
           <CompetitorTable audit={audit} />

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { TAudit } from '@aso/contracts';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { unreadReason } from '@/lib/audit.helpers';
 import { previewText } from '@/lib/format.helpers';
 import { PreviewVideo } from './preview-video';
 import { ScreenshotStrip } from './screenshot-strip';
@@ -32,8 +33,25 @@ function Description({ text }: { text: string }) {
   );
 }
 
-/** Visual Assets: preview video, iPhone screenshots, description (spec section 2). */
+/** Says that a part of the listing could not be read from the store, and why. */
+function Unread({ what, reason }: { what: string; reason: string }) {
+  return (
+    <p className="text-sm text-muted-foreground" data-testid="asset-unread">
+      {what} could not be read from the store ({reason}).
+    </p>
+  );
+}
+
+/**
+ * Visual Assets: preview video, iPhone screenshots, description (spec section 2). A part the
+ * store read could not supply says so instead of claiming the app has none.
+ */
 export function VisualAssets({ audit }: { audit: TAudit }) {
+  const unread = {
+    previews: unreadReason(audit, 'previews'),
+    screenshots: unreadReason(audit, 'screenshots'),
+    description: unreadReason(audit, 'description'),
+  };
   return (
     <Card data-testid="visual-assets">
       <CardHeader>
@@ -47,6 +65,8 @@ export function VisualAssets({ audit }: { audit: TAudit }) {
             </h4>
             {audit.previewVideoUrl ? (
               <PreviewVideo src={audit.previewVideoUrl} poster={audit.previewPosterUrl} />
+            ) : unread.previews ? (
+              <Unread what="The preview video" reason={unread.previews} />
             ) : (
               <p className="flex h-24 items-center justify-center rounded-xl border border-dashed px-6 text-sm text-muted-foreground lg:h-72 lg:w-44">
                 No preview video
@@ -57,11 +77,15 @@ export function VisualAssets({ audit }: { audit: TAudit }) {
             <h4 className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
               <ImageIcon className="size-4" /> iPhone screenshots ({audit.screenshots.length})
             </h4>
-            <ScreenshotStrip
-              urls={audit.screenshots}
-              label={audit.appName ?? 'App'}
-              testId="app-screenshots"
-            />
+            {unread.screenshots && audit.screenshots.length === 0 ? (
+              <Unread what="Screenshots" reason={unread.screenshots} />
+            ) : (
+              <ScreenshotStrip
+                urls={audit.screenshots}
+                label={audit.appName ?? 'App'}
+                testId="app-screenshots"
+              />
+            )}
           </section>
         </div>
         <section className="space-y-2">
@@ -70,6 +94,8 @@ export function VisualAssets({ audit }: { audit: TAudit }) {
           </h4>
           {audit.description ? (
             <Description text={audit.description} />
+          ) : unread.description ? (
+            <Unread what="The description" reason={unread.description} />
           ) : (
             <p className="text-sm text-muted-foreground">No description.</p>
           )}

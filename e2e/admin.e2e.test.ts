@@ -206,6 +206,15 @@ describe('admin screen', () => {
     audits.push(await runAudit(token, SPOTIFY_URL));
     expect(audits[2]!.cacheMessage).not.toMatch(/cache hit/);
     expect(audits[2]!.cacheMessage).toMatch(/Checked the cache/);
+
+    // The store reads of those audits show in Store data health.
+    await page.getByRole('button', { name: 'refresh' }).click();
+    const health = page.getByTestId('store-health-card');
+    await health.getByTestId('store-health-layouts').waitFor();
+    expect(await health.getByTestId('store-health-layouts').textContent()).toContain(
+      'Ember layout',
+    );
+    expect(await health.getByTestId('store-health-fields').textContent()).toContain('subtitle');
   });
 
   it('lists the audits and the feedback made earlier, newest first', async () => {

@@ -151,6 +151,11 @@ describe('audit run', () => {
       ),
     ).toContain(reviewText);
 
+    // The store data line: the Ember page (the replay server's shell is en-US), lookup, feed.
+    expect(await page.getByTestId('store-data-sources').textContent()).toBe(
+      'Ember page layout (en-US) · lookup · reviews feed',
+    );
+
     // Visual assets: screenshots strip and the long description with Read more / Read less.
     expect(await page.getByTestId('app-screenshots').getByRole('img').count()).toBeGreaterThan(0);
     const description = page.getByTestId('app-description');

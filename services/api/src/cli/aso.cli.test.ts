@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TAudit, TSectionAnalysis, TStoreData } from '@aso/contracts';
+import { SECTION_KEYS, type TAudit, type TSectionAnalysis, type TStoreData } from '@aso/contracts';
 import { abbreviateCount, formatAudit, formatStep, runCli } from './aso.cli';
 import { parseCliEnv } from './env';
 
@@ -49,6 +49,8 @@ describe('CLI helpers', () => {
       improvements: [],
       score: 50,
       confidence: 'low',
+      rules: [],
+      textSource: 'rules',
     };
     const audit = {
       id: 'a',
@@ -82,20 +84,10 @@ describe('CLI helpers', () => {
     const text = formatAudit({
       ...audit,
       structuredAnalysis: Object.fromEntries(
-        [
-          'title',
-          'subtitle',
-          'keywords',
-          'icon',
-          'video',
-          'screenshots',
-          'rating',
-          'category',
-          'inAppEvents',
-        ].map((k) => [k, section]),
+        SECTION_KEYS.map((k) => [k, section]),
       ) as TAudit['structuredAnalysis'],
     });
-    expect(text).toContain('Dev | 생산성 | N/A | rating not read');
+    expect(text).toContain('Dev | 생산성 | rating not read');
     expect(text).toContain(
       'Store data: 2025 page layout (ko), lookup: app not listed, reviews feed. Could not be read: rating, rating count (not found on the 2025 page).',
     );

@@ -4,6 +4,7 @@ import {
   authorityAgeRow,
   compatibilityRow,
   constructedStorefrontPage,
+  linkRow,
   purchasesRow,
   textRow,
   type TConstructedStorefrontPage,
@@ -47,6 +48,9 @@ describe('language lists per locale', () => {
     ['Alemão, vietnamita\u00a0', 'pt-BR', ['Alemão', 'vietnamita']],
     ['한국어, 중국어(간체)', 'ko', ['한국어', '중국어(간체)']],
     ['Türkçe ve İngilizce', 'tr', ['Türkçe', 'İngilizce']],
+    ['الإنجليزية والعربية', 'ar', ['الإنجليزية', 'العربية']],
+    ['الإنجليزية، العربية، الفرنسية', 'ar', ['الإنجليزية', 'العربية', 'الفرنسية']],
+    ['อังกฤษและไทย', 'th', ['อังกฤษ', 'ไทย']],
   ])('%j (%s)', (text, locale, expected) => {
     expect(splitLanguageList(text, locale)).toEqual(expected);
   });
@@ -173,6 +177,28 @@ describe('2025 Information rows read by structure (constructed pages)', () => {
     expect(listing.ageRating).toBe('4+');
     expect(listing.price).toEqual({ amount: 3.99, currency: 'EUR', formatted: '3,99 €' });
     expect(listing.fieldSources.price).toBe('page:2025');
+  });
+
+  it('does not take a link row for the category, and reads a price shown only on the buy button', () => {
+    const listing = read({
+      ...base,
+      lang: 'fr-FR',
+      storefront: 'fr',
+      name: 'Exemple',
+      developer: 'Exemple SAS',
+      subtitle: 'Vos notes, partout',
+      currency: 'EUR',
+      paid: { price: 2.99, formatted: '2,99 €', inButton: true },
+      rows: [
+        // Titles no table knows: only the shapes decide.
+        textRow('T1', 'Productivité'),
+        textRow('T2', 'Anglais et Français', { summary: 'Anglais et 1 autre' }),
+        linkRow('T3', 'Site web du développeur', 'https://example.com/app'),
+      ],
+    });
+    expect(listing.category).toBe('Productivité');
+    expect(listing.languages).toEqual(['Anglais', 'Français']);
+    expect(listing.price).toEqual({ amount: 2.99, currency: 'EUR', formatted: '2,99 €' });
   });
 
   it('leaves a field unknown when no row has its shape, and says why', () => {

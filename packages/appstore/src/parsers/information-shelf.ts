@@ -38,6 +38,8 @@ export interface TInfoRow {
   artwork: boolean;
   /** Some action or URL of the row leads to a genre page (`/genre/`). */
   genreLink: boolean;
+  /** Some URL of the row leads off the App Store (a developer website, a privacy policy). */
+  externalLink: boolean;
 }
 
 /** Kinds of Information rows the listing reads. */
@@ -118,16 +120,24 @@ function markdownEntry(raw: string): TInfoEntry | null {
   return text ? { heading, text } : null;
 }
 
-/** Whether any action or URL inside `node` points at a genre page. */
-function linksToGenre(node: unknown, depth = 0): boolean {
-  if (depth > 8) return false;
-  if (typeof node === 'string') return /\/genre\//.test(node);
-  if (Array.isArray(node)) return node.some((n) => linksToGenre(n, depth + 1));
-  const record = asRecord(node);
-  if (!record) return false;
-  if (typeof record.$kind === 'string' && /genre/i.test(record.$kind)) return true;
-  return Object.values(record).some((v) => linksToGenre(v, depth + 1));
+/** The URLs and `$kind`s anywhere inside `node` (actions, destinations, links). */
+function urlsAndKinds(node: unknown, found: { urls: string[]; kinds: string[] }, depth = 0) {
+  if (depth > 8) return found;
+  if (typeof node === 'string') {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(node)) found.urls.push(node);
+  } else if (Array.isArray(node)) {
+    for (const item of node) urlsAndKinds(item, found, depth + 1);
+  } else {
+    const record = asRecord(node);
+    if (record) {
+      if (typeof record.$kind === 'string') found.kinds.push(record.$kind);
+      for (const value of Object.values(record)) urlsAndKinds(value, found, depth + 1);
+    }
+  }
+  return found;
 }
+
+const STORE_URL = /^https?:\/\/(apps|itunes)\.apple\.com\//i;
 
 function isArticleAction(action: unknown): boolean {
   const a = asRecord(action);
@@ -171,6 +181,7 @@ export function readInfoRow(item: unknown, index: number): TInfoRow | null {
       if (parsed) entries.push(parsed);
     }
   }
+  const links = urlsAndKinds(row, { urls: [], kinds: [] });
   const encapsulated =
     v3.map((e) => (e.$kind === 'textEncapsulation' ? cleanText(e.text) : null)).find(Boolean) ??
     null;
@@ -184,7 +195,10 @@ export function readInfoRow(item: unknown, index: number): TInfoRow | null {
     emptyItems: Array.isArray(items) && items.length === 0,
     rowLink: isArticleAction(row.linkAction),
     artwork: v3.some((e) => e.$kind === 'artwork'),
-    genreLink: linksToGenre(row),
+    genreLink:
+      links.urls.some((u) => STORE_URL.test(u) && /\/genre\//.test(u)) ||
+      links.kinds.some((k) => /genre/i.test(k)),
+    externalLink: links.urls.some((u) => /^https?:/i.test(u) && !STORE_URL.test(u)),
   };
 }
 
@@ -281,6 +295,7 @@ export function readInformationShelf(
       text !== null &&
       !claimed.has(row) &&
       row.encapsulated === null &&
+      !row.externalLink &&
       (row.summary === null || row.summary === text) &&
       graphemeCount(text) <= MAX_CATEGORY_GRAPHEMES &&
       !SENTENCE_END.test(text)

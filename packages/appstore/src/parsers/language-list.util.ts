@@ -9,55 +9,62 @@
 // semicolons. Each may be followed by any space (U+00A0 and U+202F included).
 const SEPARATORS = /\s*[,，、،;；]\s*/u;
 
-const conjunctionCache = new Map<string, string[]>();
-
-/**
- * The words that join the last two items of a list in `locale` ('and', 'e', 'et', '和', 'и',
- * ...), from `Intl.ListFormat`'s conjunction parts, plus English 'and' (English-language pages
- * are served on many storefronts). Empty words and bare separators are left out.
- */
-function conjunctions(locale: string | null): string[] {
-  const key = locale ?? '';
-  const cached = conjunctionCache.get(key);
-  if (cached) return cached;
-  const words = new Set<string>(['and']);
-  for (const tag of locale ? [locale] : []) {
-    try {
-      const parts = new Intl.ListFormat(tag, { type: 'conjunction' }).formatToParts([
-        'a',
-        'b',
-        'c',
-      ]);
-      for (const part of parts) {
-        if (part.type !== 'literal') continue;
-        const word = part.value.replace(SEPARATORS, ' ').trim();
-        if (word !== '' && !/^[\s,，、،;；]+$/u.test(word)) words.add(word);
-      }
-    } catch {
-      // An unknown language tag: English 'and' only.
-    }
-  }
-  const list = [...words];
-  conjunctionCache.set(key, list);
-  return list;
+/** How a locale joins the last two items of a list, as a pattern, and its bare word. */
+interface TConjunction {
+  /** Matches the joint between two names ('\\s+and\\s+', '和', '\\s+و'). */
+  joint: RegExp;
+  /** Matches the word opening an item ("and German" after an Oxford comma); null when unspaced. */
+  opening: RegExp | null;
 }
+
+const conjunctionCache = new Map<string, TConjunction[]>();
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** True when `word` is written without spaces around it (CJK '和'). */
-function isUnspaced(word: string): boolean {
-  return /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+$/u.test(word);
+/**
+ * How `locale` joins two list items ('A and B', 'A e B', 'A和B', 'A وB', 'AและB'), from the
+ * pair literal of `Intl.ListFormat`, spaces included, plus English 'and' (English-language
+ * pages are served on many storefronts). Literals that are only separators ('、') are left
+ * out: those are split on anyway.
+ */
+function conjunctions(locale: string | null): TConjunction[] {
+  const key = locale ?? '';
+  const cached = conjunctionCache.get(key);
+  if (cached) return cached;
+  const literals = new Set<string>([' and ']);
+  if (locale) {
+    try {
+      const parts = new Intl.ListFormat(locale, { type: 'conjunction' }).formatToParts(['a', 'b']);
+      for (const part of parts) if (part.type === 'literal') literals.add(part.value);
+    } catch {
+      // An unknown language tag: English 'and' only.
+    }
+  }
+  const list: TConjunction[] = [];
+  for (const literal of literals) {
+    const word = literal.trim();
+    if (word === '' || /^[\s,，、،;；]+$/u.test(word)) continue;
+    const joint = literal
+      .split(/(\s+)/u)
+      .map((piece) => (/^\s+$/u.test(piece) ? '\\s+' : escapeRegExp(piece)))
+      .join('');
+    list.push({
+      joint: new RegExp(joint, 'iu'),
+      opening: /\s$/u.test(literal) ? new RegExp(`^${escapeRegExp(word)}\\s+(?=\\S)`, 'iu') : null,
+    });
+  }
+  conjunctionCache.set(key, list);
+  return list;
 }
 
 /**
  * Splits a product page's language list into names, in the page's order: at list separators
  * (`,` `、` `，` `،` `;`) and, in the last item only, at the page language's conjunction
  * ("English and French" -> ['English', 'French']; "Inglês e Português" with 'pt-BR'; "A, B,
- * and C" -> ['A', 'B', 'C']). Names
- * are trimmed (U+00A0 and U+202F included); empty ones are dropped. `locale` is the page's
- * `<html lang>`; null uses English only.
+ * and C" -> ['A', 'B', 'C']). Names are trimmed (U+00A0 and U+202F included); empty ones are
+ * dropped. `locale` is the page's `<html lang>`; null uses English only.
  */
 export function splitLanguageList(text: string, locale: string | null): string[] {
   const items = text
@@ -66,17 +73,14 @@ export function splitLanguageList(text: string, locale: string | null): string[]
     .filter((t) => t !== '');
   const last = items.pop();
   if (last === undefined) return [];
-  for (const word of conjunctions(locale)) {
+  for (const { joint, opening } of conjunctions(locale)) {
     // "English, French, and German": the conjunction opens the last item.
-    const opening = new RegExp(`^${escapeRegExp(word)}\\s+(?=\\S)`, 'iu');
-    if (!isUnspaced(word) && opening.test(last)) return [...items, last.replace(opening, '')];
-    const pattern = isUnspaced(word)
-      ? new RegExp(`(?<=\\S)${escapeRegExp(word)}(?=\\S)`, 'u')
-      : new RegExp(`\\s+${escapeRegExp(word)}\\s+`, 'iu');
-    const pieces = last.split(pattern).map((t) => t.trim());
-    if (pieces.length === 2 && pieces.every((t) => t !== '')) {
-      return [...items, ...pieces];
-    }
+    if (opening?.test(last)) return [...items, last.replace(opening, '')];
+    const match = joint.exec(last);
+    if (!match) continue;
+    const before = last.slice(0, match.index).trim();
+    const after = last.slice(match.index + match[0].length).trim();
+    if (before !== '' && after !== '') return [...items, before, after];
   }
   return [...items, last];
 }

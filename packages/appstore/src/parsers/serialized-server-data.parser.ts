@@ -139,7 +139,11 @@ function lockupPrice(offer: TRecord | null, ld: TRecord | null): TListingPrice |
   if (!offer) return undefined;
   const ldOffer = asRecord(Array.isArray(ld?.offers) ? ld.offers[0] : ld?.offers);
   const currency = cleanText(ldOffer?.priceCurrency) ?? cleanText(offer.currencyCode);
-  const formatted = cleanText(offer.priceFormatted);
+  // A paid app's buy button shows its price ('$4.99', '3,99 €'), a free one 'Get' / '받기'.
+  const button = cleanText(asRecord(offer.titles)?.standard);
+  const formatted =
+    cleanText(offer.priceFormatted) ??
+    (offer.isFree !== true && button && /\p{Nd}/u.test(button) ? button : null);
   const amount = offer.isFree === true ? 0 : (toNumber(ldOffer?.price) ?? toNumber(offer.price));
   if (amount === null) return undefined;
   return { amount, currency, formatted };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZText } from './common';
-import { ZAppListing, ZInAppEvent, ZStoreData } from './listing';
+import { ZAppListing, ZInAppEvent, ZListingPrice, ZStoreData } from './listing';
 import { isAppStoreStorefront, unknownStorefrontMessage } from './storefronts';
 
 /** Keyword/metadata text limit in characters (spec section 5 and 9). */
@@ -270,7 +270,8 @@ export type TAuditStatus = z.infer<typeof ZAuditStatus>;
 
 /**
  * An audit as `GET /api/audit/{id}` answers it (spec section 3: Audit). Listing fields are
- * null while the audit is not done.
+ * null while the audit is not done, and null when the store data could not be read for them
+ * (`storeData` says why) rather than a placeholder.
  */
 export const ZAudit = z.object({
   id: z.string(),
@@ -293,6 +294,15 @@ export const ZAudit = z.object({
   previewPosterUrl: z.string().nullable().optional(),
   screenshots: z.array(z.string()),
   appStoreUrl: z.string(),
+  /** The age rating as the storefront shows it ('4+', '전체', 'A12'); null when not read. */
+  ageRating: z.string().nullable().optional(),
+  /** Languages as the storefront lists them; null when not read. */
+  languages: z.array(z.string()).nullable().optional(),
+  /** The app's price (amount in the storefront's currency units); null when not read. */
+  price: z
+    .lazy(() => ZListingPrice)
+    .nullable()
+    .optional(),
   inAppEvents: z.array(ZInAppEvent),
   competitorData: z.array(ZCompetitorData),
   structuredAnalysis: ZStructuredAnalysis.nullable(),

@@ -140,6 +140,9 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
         iconUrl: main.iconUrl,
         previewVideoUrl: main.previewVideoUrl,
         screenshots: primaryScreenshotUrls(main),
+        ageRating: main.ageRating,
+        languages: main.languages,
+        price: main.price,
         appStoreUrl:
           'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580?platform=iphone',
         inAppEvents: [],
@@ -357,6 +360,60 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
       expect(audit.structuredAnalysis!.compatibility.analysis).toContain(
         'The store lists the app for iPhone, iPad and Apple Watch.',
       );
+    } finally {
+      await workers.close();
+      await api.close();
+    }
+  });
+
+  it('an app recorded only as a 2025 page of the KR storefront audits: storefront texts as shown, unread fields null and named', async ({
+    database,
+    redis,
+  }) => {
+    const api = await startApi(database, redis);
+    const workers = await startWorkers(database, redis);
+    try {
+      const a = await createUser(database.db, 'kr@example.com');
+      const id = await analyze(api, a, {
+        appStoreUrl: 'https://apps.apple.com/kr/app/floating-clock/id1546947240',
+      });
+      const { events } = await readProgress(api, a, id);
+      expectStepsInOrder(events);
+      const audit = ZAudit.parse(
+        (
+          await api.app.inject({ method: 'GET', url: `/api/audit/${id}`, headers: a.headers })
+        ).json(),
+      );
+      // The values the recorded kr page shows (fixtures LAYOUTS.md).
+      expect(audit).toMatchObject({
+        status: 'done',
+        storefront: 'kr',
+        appName: '플로팅 시계-특가 도우미',
+        subtitle: '밀리초·실시간 속도·알림',
+        developer: 'Hangzhou OrangeJuice Technology Co., Ltd.',
+        category: '생산성',
+        ageRating: '전체',
+        price: { amount: 0, currency: 'KRW', formatted: null },
+        // The trimmed page has no ratings, description or screenshots, and no lookup record.
+        rating: null,
+        reviewCount: null,
+        description: null,
+        screenshots: [],
+      });
+      expect(audit.languages).toHaveLength(11);
+      expect(audit.languages![0]).toBe('한국어');
+      expect(audit.storeData).toMatchObject({
+        layout: '2025',
+        pageLanguage: 'ko',
+        sources: { lookup: { status: 'not_found' }, page: { status: 'ok' } },
+      });
+      expect(audit.storeData!.fields.rating).toEqual({
+        state: 'unreadable',
+        source: null,
+        reason: 'not found on the 2025 page; lookup: app not listed',
+      });
+      // The title is judged in characters as the storefront shows them.
+      expect(audit.structuredAnalysis!.title.analysis).toContain('13 of 30 characters');
     } finally {
       await workers.close();
       await api.close();

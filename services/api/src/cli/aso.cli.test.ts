@@ -78,6 +78,9 @@ describe('CLI helpers', () => {
       recommendations: null,
       provider: 'heuristic',
       storeData,
+      ageRating: '전체',
+      languages: ['한국어', '영어'],
+      price: { amount: 0, currency: 'KRW', formatted: null },
       createdAt: '2026-01-01T00:00:00.000Z',
       completedAt: null,
     } satisfies TAudit;
@@ -88,6 +91,7 @@ describe('CLI helpers', () => {
       ) as TAudit['structuredAnalysis'],
     });
     expect(text).toContain('Dev | 생산성 | rating not read');
+    expect(text).toContain('age rating 전체 | price free (KRW) | languages: 한국어, 영어');
     expect(text).toContain(
       'Store data: 2025 page layout (ko), lookup: app not listed, reviews feed. Could not be read: rating, rating count (not found on the 2025 page).',
     );

@@ -94,6 +94,14 @@ export function formatAudit(a: TAudit): string {
   lines.push(
     `Screenshots: ${a.screenshots.length} | preview video: ${a.previewVideoUrl ? 'yes' : 'no'} | in-app events: ${a.inAppEvents.length}`,
   );
+  const facts: string[] = [];
+  if (a.ageRating) facts.push(`age rating ${a.ageRating}`);
+  if (a.price) {
+    const shown = a.price.formatted ?? (a.price.amount === 0 ? 'free' : String(a.price.amount));
+    facts.push(`price ${shown}${a.price.currency ? ` (${a.price.currency})` : ''}`);
+  }
+  if (a.languages?.length) facts.push(`languages: ${a.languages.join(', ')}`);
+  if (facts.length > 0) lines.push(facts.join(' | '));
   if (a.storeData) lines.push(storeDataLine(a.storeData));
   if (a.overallScore !== null)
     lines.push(

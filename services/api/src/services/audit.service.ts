@@ -1,5 +1,6 @@
 import {
   ANALYZE_URL_ERROR,
+  listingFieldState,
   isAppStoreStorefront,
   ZAuditInputs,
   ZAuditResult,
@@ -11,6 +12,7 @@ import {
   type TCompetitorData,
   type TFeedback,
   type TInAppEvent,
+  type TListingField,
   type TSavedAudit,
   type TSaveAuditBody,
 } from '@aso/contracts';
@@ -123,7 +125,9 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * listing fields come from the main app's listing stored in the result, `keywords` is the
  * user's text, `screenshots` the iPhone screenshot URLs (iPad when there are none),
  * `competitorData` one item per competitor with its screenshot analysis, `recommendations`
- * JSON text. While the audit is not done the listing fields are null and lists empty.
+ * JSON text. While the audit is not done the listing fields are null and lists empty; a
+ * field the store read could not give (its store data state is `unreadable`) is null too,
+ * never the listing's placeholder ('0', '').
  */
 export function toAudit(row: AuditRow): TAudit {
   const inputs = ZAuditInputs.safeParse(row.inputs);
@@ -156,6 +160,9 @@ export function toAudit(row: AuditRow): TAudit {
       previewVideoUrl: null,
       previewPosterUrl: null,
       screenshots: [],
+      ageRating: null,
+      languages: null,
+      price: null,
       inAppEvents: [],
       competitorData: [],
       structuredAnalysis: null,
@@ -189,20 +196,26 @@ export function toAudit(row: AuditRow): TAudit {
     screenshotAnalysisSource:
       r.competitorScreenshotSources?.[i] ?? (r.provider === 'openai' ? 'model' : 'rules'),
   }));
+  // A field the store read could not give is null here, not its listing placeholder.
+  const read = <T>(field: TListingField, value: T): T | null =>
+    listingFieldState(m, field) === 'unreadable' ? null : value;
   return {
     ...base,
     appName: m.appName,
     subtitle: m.subtitle,
-    developer: m.developer,
-    category: m.category,
+    developer: read('developer', m.developer),
+    category: read('category', m.category),
     categoryRank: m.categoryRank,
-    rating: m.rating,
-    reviewCount: m.reviewCount,
-    description: m.description,
+    rating: read('rating', m.rating),
+    reviewCount: read('reviewCount', m.reviewCount),
+    description: read('description', m.description),
     iconUrl: m.iconUrl || null,
     previewVideoUrl: m.previewVideoUrl,
     previewPosterUrl: m.previewPosterUrl,
     screenshots: primaryScreenshotUrls(m),
+    ageRating: read('ageRating', m.ageRating),
+    languages: read('languages', m.languages),
+    price: read('price', m.price),
     inAppEvents,
     competitorData,
     structuredAnalysis: olderModelTexts(r),

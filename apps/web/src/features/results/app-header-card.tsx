@@ -45,6 +45,22 @@ export function AppHeaderCard({ audit }: { audit: TAudit }) {
                 {audit.category}
               </Badge>
             )}
+            {audit.ageRating && (
+              <Badge variant="outline" data-testid="app-age-rating" title="Age rating">
+                {audit.ageRating}
+              </Badge>
+            )}
+            {audit.languages && audit.languages.length > 0 && (
+              <Badge
+                variant="outline"
+                data-testid="app-languages"
+                title={audit.languages.join(', ')}
+              >
+                {audit.languages.length === 1
+                  ? audit.languages[0]
+                  : `${audit.languages.length} languages`}
+              </Badge>
+            )}
             {rank && (
               <Badge variant="outline" className="gap-1" data-testid="app-rank">
                 <TrophyIcon className="text-amber-500" />

@@ -97,6 +97,7 @@ describe('admin screen', () => {
   let page: Page;
   let userEmail: string;
   let userCode: string;
+  let userSignInCode: string;
   const audits: { id: string; cacheMessage: string }[] = [];
   const feedbackText = `e2e admin feedback ${randomBytes(4).toString('hex')}: the keyword advice was useful`;
 
@@ -105,7 +106,11 @@ describe('admin screen', () => {
     ({ context, page } = await newAppPage(browser, baseUrl));
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
     userCode = await generateAccessCode(baseUrl, adminCode, 2);
-    userEmail = await signUpThroughUi(page, userCode, 'admin');
+    ({ email: userEmail, signInCode: userSignInCode } = await signUpThroughUi(
+      page,
+      userCode,
+      'admin',
+    ));
   });
   afterAll(async () => {
     await context?.close();
@@ -157,8 +162,13 @@ describe('admin screen', () => {
     // A new user signs up with it in another browser context.
     const second = await newAppPage(browser, baseUrl);
     let newEmail: string;
+    let newSignInCode: string;
     try {
-      newEmail = await signUpThroughUi(second.page, code, 'admin-new');
+      ({ email: newEmail, signInCode: newSignInCode } = await signUpThroughUi(
+        second.page,
+        code,
+        'admin-new',
+      ));
     } finally {
       await second.context.close();
     }
@@ -178,7 +188,8 @@ describe('admin screen', () => {
     try {
       await third.page.goto('/');
       await third.page.getByLabel('Email').fill(newEmail);
-      await third.page.getByLabel('Access code').fill(code);
+      // Their own personal code: still refused, since the code they registered with is dead.
+      await third.page.getByLabel('Access code').fill(newSignInCode);
       await third.page.getByRole('button', { name: 'login', exact: true }).click();
       await third.page.getByText('Login Failed', { exact: true }).waitFor();
       expect(await third.page.getByRole('button', { name: 'start ASO analysis' }).count()).toBe(0);
@@ -253,13 +264,40 @@ describe('admin screen', () => {
     await saveScreenshot(page, 'admin-history-feedback');
   });
 
+  it('issues a new personal sign-in code from the Users card, shown once with a copy button', async () => {
+    await page.getByRole('button', { name: 'refresh' }).click();
+    const card = page.getByTestId('users-card');
+    const row = card.getByTestId(`user-row-${userEmail}`);
+    await row.waitFor();
+    await row.getByRole('button', { name: `Issue a new sign-in code for ${userEmail}` }).click();
+    const dialog = page.getByTestId('sign-in-code-dialog');
+    const value = dialog.getByTestId('sign-in-code-value');
+    await value.waitFor();
+    const issued = ((await value.textContent()) ?? '').trim();
+    expect(issued).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+    expect(issued).not.toBe(userSignInCode);
+    await dialog.getByRole('button', { name: 'copy code' }).click();
+    await expect.poll(() => page.evaluate('navigator.clipboard.readText()')).toBe(issued);
+    await saveScreenshot(page, 'admin-users-new-sign-in-code');
+    await dialog.getByRole('button', { name: 'I have saved it' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    // The previous code no longer signs in; the new one does (below, after logout).
+    const old = await fetch(`${baseUrl}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: userEmail, accessCode: userSignInCode }),
+    });
+    expect(old.status).toBe(401);
+    userSignInCode = issued;
+  });
+
   it('locks the admin screen again on logout', async () => {
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.getByLabel('Access code').waitFor();
     expect(await page.evaluate(() => sessionStorage.getItem('adminAccessCode'))).toBeNull();
 
     await page.getByLabel('Email').fill(userEmail);
-    await page.getByLabel('Access code').fill(userCode);
+    await page.getByLabel('Access code').fill(userSignInCode);
     await page.getByRole('button', { name: 'login', exact: true }).click();
     // Still on /admin: signed in again, the screen is locked behind the gate.
     await page.getByTestId('admin-gate').waitFor();

@@ -58,7 +58,7 @@ describe('access', () => {
     const code = await generateAccessCode(baseUrl, adminCode);
     const { context, page } = await newAppPage(browser, baseUrl);
     try {
-      const email = await signUpThroughUi(page, code, 'auth');
+      const { email } = await signUpThroughUi(page, code, 'auth');
       expect(await page.evaluate(() => localStorage.getItem('sessionToken'))).toMatch(/\S{20,}/);
       await page.getByRole('button', { name: 'app page audit' }).waitFor();
       await page.getByRole('button', { name: 'dashboard', exact: true }).waitFor();

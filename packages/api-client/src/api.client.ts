@@ -6,6 +6,7 @@ import {
   ZClearCacheAnswer,
   ZGenerateCodeAnswer,
   ZKpiReport,
+  ZRegisterAnswer,
   ZSessionAnswer,
   ZUploadResult,
   type TAnalyzeRequest,
@@ -14,6 +15,7 @@ import {
   type TClearCacheAnswer,
   type TGenerateCodeAnswer,
   type TKpiReport,
+  type TRegisterAnswer,
   type TSessionAnswer,
   type TUploadField,
   type TUploadResult,
@@ -103,14 +105,17 @@ export class ApiClient {
     return schema.parse(text ? JSON.parse(text) : null);
   }
 
-  /** `POST /api/login`: the session of an existing user. */
-  login(email: string, accessCode: string): Promise<TSessionAnswer> {
-    return this.call('/api/login', ZSessionAnswer, { body: { email, accessCode } });
+  /** `POST /api/login`: the session of an existing user, with their personal sign-in code. */
+  login(email: string, signInCode: string): Promise<TSessionAnswer> {
+    return this.call('/api/login', ZSessionAnswer, { body: { email, accessCode: signInCode } });
   }
 
-  /** `POST /api/register`: a new user holding `accessCode`, and its session. */
-  register(email: string, accessCode: string): Promise<TSessionAnswer> {
-    return this.call('/api/register', ZSessionAnswer, { body: { email, accessCode } });
+  /**
+   * `POST /api/register`: a new user holding `accessCode`, its session and its personal
+   * sign-in code (given this once; `login` takes it).
+   */
+  register(email: string, accessCode: string): Promise<TRegisterAnswer> {
+    return this.call('/api/register', ZRegisterAnswer, { body: { email, accessCode } });
   }
 
   /** `POST /api/analyze`: starts an audit; answers its id. */

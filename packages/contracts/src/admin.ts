@@ -3,12 +3,13 @@ import { ZAppId, ZIsoDateTime, ZText, ZUuid } from './common';
 
 /**
  * An access code as admins see it (spec section 3: Access code). `code` is the canonical
- * form (upper case, groups of four joined by dashes, e.g. `ABCD-EFGH-JKMN-PQRS`); timestamps
- * are ISO 8601 UTC; `expires_at` null means it never expires.
+ * form (upper case, groups of four joined by dashes, e.g. `ABCD-EFGH-JKMN-PQRS`), or null for
+ * an admin code, which is stored only as a hash (name it by `id`); timestamps are ISO 8601
+ * UTC; `expires_at` null means it never expires.
  */
 export const ZAccessCode = z.object({
   id: z.string(),
-  code: z.string(),
+  code: z.string().nullable(),
   max_uses: z.number().int(),
   uses: z.number().int(),
   is_admin: z.boolean(),
@@ -190,3 +191,27 @@ export const ZStoreHealth = z.object({
   ),
 });
 export type TStoreHealth = z.infer<typeof ZStoreHealth>;
+
+/**
+ * A user as the admin's Users card shows it: email, creation and last sign-in (ISO 8601 UTC;
+ * null: never signed in since sign-in times are kept), and whether a personal sign-in code
+ * was issued (users who registered before personal codes have none until an admin issues one).
+ */
+export const ZAdminUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  createdAt: ZIsoDateTime,
+  lastSignInAt: ZIsoDateTime.nullable(),
+  hasSignInCode: z.boolean(),
+});
+export type TAdminUser = z.infer<typeof ZAdminUser>;
+
+/** Path of `POST /api/admin/users/{id}/sign-in-code`. */
+export const ZAdminUserParams = z.object({ id: ZText.min(1).max(64) });
+
+/**
+ * Answer of `POST /api/admin/users/{id}/sign-in-code`: the user and their new personal sign-in
+ * code, given this once (the previous code stops working).
+ */
+export const ZIssueSignInCodeAnswer = z.object({ user: ZAdminUser, signInCode: z.string() });
+export type TIssueSignInCodeAnswer = z.infer<typeof ZIssueSignInCodeAnswer>;

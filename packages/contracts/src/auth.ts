@@ -37,7 +37,10 @@ export const ZUser = z.object({
 });
 export type TUser = z.infer<typeof ZUser>;
 
-/** Body of `POST /api/login` and `POST /api/register` (spec section 7). */
+/**
+ * Body of `POST /api/login` and `POST /api/register` (spec section 7). `accessCode` is the
+ * access code for register and the personal sign-in code for login.
+ */
 export const ZCredentials = z.object(
   { email: ZEmail, accessCode: ZAccessCodeInput },
   { error: 'body must be a JSON object with email and accessCode' },
@@ -50,6 +53,14 @@ export type TCredentials = z.infer<typeof ZCredentials>;
  */
 export const ZSessionAnswer = z.object({ sessionToken: z.string(), user: ZUser });
 export type TSessionAnswer = z.infer<typeof ZSessionAnswer>;
+
+/**
+ * Answer of `POST /api/register`: the session, and the user's personal sign-in code (grouped
+ * Crockford base32, e.g. `7K3M-Q9XA-R2T8-VB4N`), given this once: `POST /api/login` takes it
+ * from then on instead of the (possibly shared) access code, which only registers.
+ */
+export const ZRegisterAnswer = ZSessionAnswer.extend({ signInCode: z.string() });
+export type TRegisterAnswer = z.infer<typeof ZRegisterAnswer>;
 
 /**
  * `GET /api/check-access` with a bearer token (or none): `isUser` false and `user` null for a

@@ -14,7 +14,10 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 /** `access_codes`: codes that let people register and sign in (DESIGN section 5). */
 export interface AccessCodeTable {
   id: Generated<string>;
-  code: string;
+  /** The canonical code of an invite code; null for an admin code (stored only as its hash). */
+  code: string | null;
+  /** Hex SHA-256 of an admin code's canonical form; null for invite codes. */
+  code_hash: string | null;
   max_uses: number;
   uses: Generated<number>;
   is_admin: Generated<boolean>;
@@ -28,6 +31,9 @@ export interface UserTable {
   id: Generated<string>;
   email: string;
   access_code_id: string | null;
+  /** Hex SHA-256 of the user's personal sign-in code; null until one was issued. */
+  sign_in_code_hash: string | null;
+  last_sign_in_at: Timestamp | null;
   created_at: CreatedAt;
 }
 

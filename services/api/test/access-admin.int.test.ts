@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { z } from 'zod';
@@ -73,6 +74,9 @@ async function insertAudit(
   return row.id;
 }
 
+/** Hex SHA-256: how admin codes are stored. */
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
 describe('admin API', () => {
   it('answers 403 on every admin route without a live admin code', async ({ database, redis }) => {
     const app = await startApi(database, redis);
@@ -82,21 +86,21 @@ describe('admin API', () => {
         (await credentials(app, 'register', 'plain@example.com', normal.code)).json(),
       );
       // A second admin code, then deactivated: dead admin codes are refused too.
-      const dead = await database.db
+      const dead = { code: 'DEAD-ADM1-NC0D-E000' };
+      await database.db
         .insertInto('access_codes')
-        .values({ code: 'DEAD-ADM1-NC0D-E000', max_uses: 1, is_admin: true, active: false })
-        .returning('code')
-        .executeTakeFirstOrThrow();
-      const expiredAdmin = await database.db
+        .values({ code_hash: sha256(dead.code), max_uses: 1, is_admin: true, active: false })
+        .execute();
+      const expiredAdmin = { code: 'OLD0-ADM1-NC0D-E000' };
+      await database.db
         .insertInto('access_codes')
         .values({
-          code: 'OLD0-ADM1-NC0D-E000',
+          code_hash: sha256(expiredAdmin.code),
           max_uses: 1,
           is_admin: true,
           expires_at: new Date(Date.now() - 1000),
         })
-        .returning('code')
-        .executeTakeFirstOrThrow();
+        .execute();
 
       const callers: [string, Record<string, string>, string][] = [
         ['no credentials', {}, 'Admin access code required'],
@@ -180,10 +184,11 @@ describe('admin API', () => {
       expect(created).toEqual([...created].sort((x, y) => y - x));
       expect(codes.every((c) => c.active)).toBe(true);
       const bootstrap = codes.at(-1)!;
+      // Admin codes are stored only as a hash: listed without their code.
       expect(bootstrap).toMatchObject({
         is_admin: true,
         active: true,
-        code: 'TEST-ADM1-NC0D-E7Q4-X',
+        code: null,
       });
 
       const del = await app.inject({
@@ -220,7 +225,7 @@ describe('admin API', () => {
       expectError(
         await app.inject({
           method: 'DELETE',
-          url: `/api/admin/codes/${bootstrap.code}`,
+          url: `/api/admin/codes/${bootstrap.id}`,
           headers: admin(),
         }),
         409,
@@ -304,7 +309,7 @@ describe('admin API', () => {
           id: a2,
           appName: 'Alpha',
           appStoreUrl: 'https://apps.apple.com/us/app/id111',
-          accessCode: 'TEST-ADM1-NC0D-E7Q4-X',
+          accessCode: null, // admin codes are stored only as a hash
           isAdminCode: true,
           status: 'done',
           error: null,

@@ -2,7 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect } from 'vitest';
 import { createRedis } from '@aso/queue';
 import type { LightMyRequestResponse } from 'fastify';
-import { ZCheckAdminAnswer, ZErrorBody, ZSessionAnswer, type TErrorBody } from '@aso/contracts';
+import {
+  ZCheckAdminAnswer,
+  ZErrorBody,
+  ZRegisterAnswer,
+  ZSessionAnswer,
+  type TErrorBody,
+} from '@aso/contracts';
 import { it } from '@aso/testkit/vitest';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -55,7 +61,7 @@ describe('rate limits', () => {
         401,
         'Invalid email or access code',
       );
-      ZSessionAnswer.parse(
+      const { signInCode } = ZRegisterAnswer.parse(
         (await credentials(app, 'register', 'ip2@example.com', code.code, from)).json(),
       );
       expectError(
@@ -64,7 +70,7 @@ describe('rate limits', () => {
         'Invalid email or access code',
       );
       // The fourth is refused before anything is checked, even with good credentials.
-      expectRateLimited(await credentials(app, 'login', 'ip2@example.com', code.code, from));
+      expectRateLimited(await credentials(app, 'login', 'ip2@example.com', signInCode, from));
       expectRateLimited(await credentials(app, 'register', 'ip4@example.com', code.code, from));
       // Invalid bodies are counted too (the IP limit runs before the body is read).
       expectRateLimited(
@@ -73,7 +79,7 @@ describe('rate limits', () => {
       // Other IPs are not affected.
       ZSessionAnswer.parse(
         (
-          await credentials(app, 'login', 'ip2@example.com', code.code, {
+          await credentials(app, 'login', 'ip2@example.com', signInCode, {
             remoteAddress: '198.51.100.8',
           })
         ).json(),
@@ -81,7 +87,7 @@ describe('rate limits', () => {
 
       // A new window (the counters' keys gone) admits the caller again.
       expect(await clearRateLimits(redis.url, redis.prefix)).toBeGreaterThan(0);
-      const again = await credentials(app, 'login', 'ip2@example.com', code.code, from);
+      const again = await credentials(app, 'login', 'ip2@example.com', signInCode, from);
       expect(again.statusCode, again.body).toBe(200);
       ZSessionAnswer.parse(again.json());
     } finally {

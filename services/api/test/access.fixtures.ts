@@ -44,7 +44,7 @@ export const admin = (code = ADMIN_CODE) => ({ 'x-access-code': code });
 export async function generateCode(
   app: FastifyInstance,
   body: Record<string, unknown> = {},
-): Promise<TAccessCode> {
+): Promise<TAccessCode & { code: string }> {
   const res = await app.inject({
     method: 'POST',
     url: '/api/admin/generate-code',
@@ -52,7 +52,10 @@ export async function generateCode(
     payload: body,
   });
   expect(res.statusCode, res.body).toBe(200);
-  return ZGenerateCodeAnswer.parse(res.json()).code;
+  const { code } = ZGenerateCodeAnswer.parse(res.json());
+  // Generated codes are invite codes: their code is always readable.
+  if (code.code === null) throw new Error('a generated code came without its code');
+  return { ...code, code: code.code };
 }
 
 /** `POST /api/register` or `/api/login` with `{ email, accessCode }`. */

@@ -5,7 +5,9 @@ import {
   ZCheckUserAnswer,
   ZMeAnswer,
   ZOk,
+  ZRegisterAnswer,
   ZSessionAnswer,
+  type TRegisterAnswer,
   type TSessionAnswer,
 } from '@aso/contracts';
 import { it } from '@aso/testkit/vitest';
@@ -34,17 +36,34 @@ const session = (res: {
   return ZSessionAnswer.parse(res.json());
 };
 
+/** A register answer: the session and the personal sign-in code. */
+const registered = (res: {
+  statusCode: number;
+  body: string;
+  json: () => unknown;
+}): TRegisterAnswer => {
+  expect(res.statusCode, res.body).toBe(200);
+  return ZRegisterAnswer.parse(res.json());
+};
+
+const NO_PERSONAL_CODE =
+  'Your account has no personal sign-in code yet: the access code you registered with is shared, so it no longer signs you in. Please ask your administrator for a personal sign-in code.';
+
 describe('register, login, logout and check-access', () => {
   it('registers, signs in and out, and stores only token hashes', async ({ database, redis }) => {
     const app = await startApi(database, redis);
     try {
       const code = await generateCode(app, { maxUses: 3 });
-      const reg = session(await credentials(app, 'register', '  Alice@Example.COM ', code.code));
+      const reg = registered(await credentials(app, 'register', '  Alice@Example.COM ', code.code));
       expect(reg.user.email).toBe('alice@example.com');
       expect(reg.sessionToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(reg.signInCode).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+      expect(reg.signInCode).not.toBe(code.code);
 
-      // The code is typed in lower case, spaced instead of dashed: still the same code.
-      const typed = code.code.toLowerCase().replaceAll('-', ' ');
+      // The access code registers; it never signs in (others may hold it).
+      expectError(await credentials(app, 'login', 'alice@example.com', code.code), 401, INVALID);
+      // The personal code, typed in lower case, spaced instead of dashed: still the same code.
+      const typed = reg.signInCode.toLowerCase().replaceAll('-', ' ');
       const login = session(await credentials(app, 'login', 'ALICE@example.com', typed));
       expect(login.user).toEqual(reg.user);
       expect(login.sessionToken).not.toBe(reg.sessionToken);
@@ -76,6 +95,17 @@ describe('register, login, logout and check-access', () => {
         createHash('sha256').update(t).digest('hex'),
       );
       expect(rows.map((r) => r.token_hash).sort()).toEqual(hashes.sort());
+      // The personal code is stored only as its hash.
+      const userRow = await database.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', reg.user.id)
+        .executeTakeFirstOrThrow();
+      expect(userRow.sign_in_code_hash).toBe(
+        createHash('sha256').update(reg.signInCode).digest('hex'),
+      );
+      expect(JSON.stringify(userRow)).not.toContain(reg.signInCode);
+      expect(userRow.last_sign_in_at).toBeInstanceOf(Date);
       for (const r of rows) {
         const dump = JSON.stringify(r);
         expect(dump).not.toContain(reg.sessionToken);
@@ -201,13 +231,13 @@ describe('register, login, logout and check-access', () => {
     const app = await startApi(database, redis);
     try {
       const code = await generateCode(app, { maxUses: 1 });
-      session(await credentials(app, 'register', 'only@example.com', code.code));
+      const only = registered(await credentials(app, 'register', 'only@example.com', code.code));
       expectError(
         await credentials(app, 'register', 'second@example.com', code.code),
         403,
         USED_UP,
       );
-      const login = session(await credentials(app, 'login', 'only@example.com', code.code));
+      const login = session(await credentials(app, 'login', 'only@example.com', only.signInCode));
       expect(login.user.email).toBe('only@example.com');
       // Never registered: the same answer as a wrong code.
       expectError(await credentials(app, 'login', 'second@example.com', code.code), 401, INVALID);
@@ -220,14 +250,18 @@ describe('register, login, logout and check-access', () => {
     const app = await startApi(database, redis);
     try {
       const code = await generateCode(app, { maxUses: 5, expiresIn: 1 });
-      session(await credentials(app, 'register', 'late@example.com', code.code));
+      const late = registered(await credentials(app, 'register', 'late@example.com', code.code));
       await database.db
         .updateTable('access_codes')
         .set({ expires_at: new Date(Date.now() - 60_000) })
         .where('id', '=', code.id)
         .execute();
       expectError(await credentials(app, 'register', 'later@example.com', code.code), 403, EXPIRED);
-      expectError(await credentials(app, 'login', 'late@example.com', code.code), 403, EXPIRED);
+      expectError(
+        await credentials(app, 'login', 'late@example.com', late.signInCode),
+        403,
+        EXPIRED,
+      );
       const row = await database.db
         .selectFrom('access_codes')
         .select('uses')
@@ -247,9 +281,9 @@ describe('register, login, logout and check-access', () => {
     try {
       const code = await generateCode(app, { maxUses: 3 });
       const other = await generateCode(app, { maxUses: 3 });
-      const a = session(await credentials(app, 'register', 'deact-a@example.com', code.code));
-      const b = session(await credentials(app, 'register', 'deact-b@example.com', code.code));
-      const c = session(await credentials(app, 'register', 'keeps@example.com', other.code));
+      const a = registered(await credentials(app, 'register', 'deact-a@example.com', code.code));
+      const b = registered(await credentials(app, 'register', 'deact-b@example.com', code.code));
+      const c = registered(await credentials(app, 'register', 'keeps@example.com', other.code));
 
       const del = await app.inject({
         method: 'DELETE',
@@ -293,7 +327,7 @@ describe('register, login, logout and check-access', () => {
       ).toBe(200);
 
       expectError(
-        await credentials(app, 'login', 'deact-a@example.com', code.code),
+        await credentials(app, 'login', 'deact-a@example.com', a.signInCode),
         403,
         DEACTIVATED,
       );
@@ -312,34 +346,103 @@ describe('register, login, logout and check-access', () => {
     try {
       const mine = await generateCode(app);
       const theirs = await generateCode(app);
-      session(await credentials(app, 'register', 'known@example.com', mine.code));
+      const known = registered(await credentials(app, 'register', 'known@example.com', mine.code));
+      const other = registered(
+        await credentials(app, 'register', 'other@example.com', theirs.code),
+      );
 
       const answers = [
-        await credentials(app, 'login', 'unknown@example.com', mine.code),
-        await credentials(app, 'login', 'known@example.com', theirs.code),
+        await credentials(app, 'login', 'unknown@example.com', known.signInCode),
+        await credentials(app, 'login', 'known@example.com', other.signInCode),
+        await credentials(app, 'login', 'known@example.com', mine.code),
         await credentials(app, 'login', 'known@example.com', 'ZZZZ-ZZZZ-ZZZZ-ZZZZ'),
         await credentials(app, 'login', 'unknown@example.com', 'ZZZZ-ZZZZ-ZZZZ-ZZZZ'),
       ];
       const bodies = answers.map((r) => expectError(r, 401, INVALID));
       expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
 
-      // With a deactivated code, a known and an unknown email get the same answer too.
-      await app.inject({
-        method: 'DELETE',
-        url: `/api/admin/codes/${mine.code}`,
+  it('never signs in with a code others hold: two users of one access code stay apart', async ({
+    database,
+    redis,
+  }) => {
+    const app = await startApi(database, redis);
+    try {
+      const shared = await generateCode(app, { maxUses: 5 });
+      const first = registered(
+        await credentials(app, 'register', 'first@example.com', shared.code),
+      );
+      const second = registered(
+        await credentials(app, 'register', 'second@example.com', shared.code),
+      );
+      expect(second.signInCode).not.toBe(first.signInCode);
+      // Knowing the shared code and the first user's email is not enough.
+      expectError(await credentials(app, 'login', 'first@example.com', shared.code), 401, INVALID);
+      expectError(
+        await credentials(app, 'login', 'first@example.com', second.signInCode),
+        401,
+        INVALID,
+      );
+      expect(
+        session(await credentials(app, 'login', 'first@example.com', first.signInCode)).user.id,
+      ).toBe(first.user.id);
+
+      // A user who registered before personal codes existed is told what to do, not locked
+      // out silently; the shared code still does not sign them in.
+      await database.db
+        .updateTable('users')
+        .set({ sign_in_code_hash: null })
+        .where('id', '=', first.user.id)
+        .execute();
+      expectError(
+        await credentials(app, 'login', 'first@example.com', shared.code),
+        403,
+        NO_PERSONAL_CODE,
+      );
+      expectError(
+        await credentials(app, 'login', 'first@example.com', first.signInCode),
+        401,
+        INVALID,
+      );
+      // The admin issues one; the previous personal code of the second user is unaffected.
+      const issued = await app.inject({
+        method: 'POST',
+        url: `/api/admin/users/${first.user.id}/sign-in-code`,
         headers: admin(),
       });
-      const known = expectError(
-        await credentials(app, 'login', 'known@example.com', mine.code),
-        403,
-        DEACTIVATED,
+      expect(issued.statusCode, issued.body).toBe(200);
+      const { signInCode, user } = issued.json<{
+        signInCode: string;
+        user: { email: string; hasSignInCode: boolean };
+      }>();
+      expect(user).toMatchObject({ email: 'first@example.com', hasSignInCode: true });
+      expect(
+        session(await credentials(app, 'login', 'first@example.com', signInCode)).user.id,
+      ).toBe(first.user.id);
+      expect(
+        session(await credentials(app, 'login', 'second@example.com', second.signInCode)).user.id,
+      ).toBe(second.user.id);
+
+      const users = await app.inject({ method: 'GET', url: '/api/admin/users', headers: admin() });
+      expect(users.statusCode).toBe(200);
+      // The file's database holds the other tests' users too: look at these two.
+      const list = users
+        .json<{ email: string; lastSignInAt: string | null }[]>()
+        .filter((u) => u.email === 'first@example.com' || u.email === 'second@example.com');
+      expect(list.map((u) => u.email).sort()).toEqual(['first@example.com', 'second@example.com']);
+      expect(list.every((u) => u.lastSignInAt !== null)).toBe(true);
+      expectError(
+        await app.inject({
+          method: 'POST',
+          url: '/api/admin/users/00000000-0000-4000-8000-000000000000/sign-in-code',
+          headers: admin(),
+        }),
+        404,
+        'User not found',
       );
-      const unknown = expectError(
-        await credentials(app, 'login', 'unknown@example.com', mine.code),
-        403,
-        DEACTIVATED,
-      );
-      expect(unknown).toEqual(known);
     } finally {
       await app.close();
     }
@@ -419,9 +522,11 @@ describe('register, login, logout and check-access', () => {
         .where('is_admin', '=', true)
         .execute();
       expect(admins).toHaveLength(1);
-      // Stored in canonical form: upper case, O -> 0 and I -> 1, regrouped by four.
+      // Stored only as the SHA-256 of its canonical form (upper case, O -> 0 and I -> 1,
+      // regrouped by four).
       expect(admins[0]).toMatchObject({
-        code: 'TEST-ADM1-NC0D-E7Q4-X',
+        code: null,
+        code_hash: createHash('sha256').update('TEST-ADM1-NC0D-E7Q4-X').digest('hex'),
         active: true,
         expires_at: null,
         uses: 0,

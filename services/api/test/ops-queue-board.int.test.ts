@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, describe, expect } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createRedis, Producers } from '@aso/queue';
@@ -181,7 +182,11 @@ describe('queue monitor at /admin/queues', () => {
     const a = await api(database, redis);
     await database.db
       .insertInto('access_codes')
-      .values({ code: canonicalAccessCode(SECOND_ADMIN), max_uses: 1, is_admin: true })
+      .values({
+        code_hash: createHash('sha256').update(canonicalAccessCode(SECOND_ADMIN)).digest('hex'),
+        max_uses: 1,
+        is_admin: true,
+      })
       .execute();
     const wrong = await a.inject({
       method: 'POST',

@@ -38,13 +38,30 @@ export async function findLiveSession(db: Db, tokenHash: string): Promise<Sessio
   return identity;
 }
 
-/** The access code whose canonical form is `code`, or undefined. */
-export async function findAccessCode(db: Db, code: string): Promise<AccessCodeRow | undefined> {
-  return db.selectFrom('access_codes').selectAll().where('code', '=', code).executeTakeFirst();
+/**
+ * The access code that `code` (canonical form) or `codeHash` (its hex SHA-256, how admin codes
+ * are stored) denotes, or undefined.
+ */
+export async function findAccessCode(
+  db: Db,
+  code: string,
+  codeHash: string,
+): Promise<AccessCodeRow | undefined> {
+  return db
+    .selectFrom('access_codes')
+    .selectAll()
+    .where((eb) => eb.or([eb('code', '=', code), eb('code_hash', '=', codeHash)]))
+    .executeTakeFirst();
+}
+
+/** The access code with id `id`, or undefined. */
+export async function findAccessCodeById(db: Db, id: string): Promise<AccessCodeRow | undefined> {
+  return db.selectFrom('access_codes').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /**
- * Takes one use of the access code `code` if it is active, unexpired at `now` and has uses
+ * Takes one use of the access code `code` (canonical form; or, for an admin code, whose hex
+ * SHA-256 is `codeHash`) if it is active, unexpired at `now` and has uses
  * left, in ONE conditional `UPDATE ... RETURNING`: PostgreSQL locks the row and re-checks the
  * condition on the latest version, so concurrent callers can never take more than
  * `max_uses` uses. Returns the updated row, or undefined when no use was taken (the caller
@@ -54,12 +71,13 @@ export async function findAccessCode(db: Db, code: string): Promise<AccessCodeRo
 export async function takeAccessCodeUse(
   db: Db,
   code: string,
+  codeHash: string,
   now: Date,
 ): Promise<AccessCodeRow | undefined> {
   return db
     .updateTable('access_codes')
     .set((eb) => ({ uses: eb('uses', '+', 1) }))
-    .where('code', '=', code)
+    .where((eb) => eb.or([eb('code', '=', code), eb('code_hash', '=', codeHash)]))
     .where('active', '=', true)
     .whereRef('uses', '<', 'max_uses')
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
@@ -67,7 +85,10 @@ export async function takeAccessCodeUse(
     .executeTakeFirst();
 }
 
-/** Inserts a new access code; undefined when that code already exists (unique `code`). */
+/**
+ * Inserts a new access code: an invite code with `code`, or an admin code with only its
+ * `code_hash`; undefined when that code already exists (unique `code` and `code_hash`).
+ */
 export async function insertAccessCode(
   db: Db,
   values: NewAccessCode,
@@ -75,7 +96,7 @@ export async function insertAccessCode(
   return db
     .insertInto('access_codes')
     .values(values)
-    .onConflict((oc) => oc.column('code').doNothing())
+    .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
 }
@@ -95,10 +116,10 @@ export async function listActiveAccessCodes(db: Db): Promise<AccessCodeRow[]> {
 export async function listLiveAdminCodes(
   db: Db,
   now: Date,
-): Promise<Pick<AccessCodeRow, 'id' | 'code'>[]> {
+): Promise<Pick<AccessCodeRow, 'id' | 'code_hash'>[]> {
   return db
     .selectFrom('access_codes')
-    .select(['id', 'code'])
+    .select(['id', 'code_hash'])
     .where('is_admin', '=', true)
     .where('active', '=', true)
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
@@ -106,21 +127,21 @@ export async function listLiveAdminCodes(
 }
 
 /**
- * Deactivates the access code `code` and revokes, at `now`, every live session opened with
+ * Deactivates the access code with id `id` and revokes, at `now`, every live session opened with
  * it, in one transaction. Returns the updated code and the number of sessions revoked, or
  * undefined when no such code exists. Deactivating an inactive code again changes nothing
  * but still revokes any session left. Takes a `Db`, not a transaction (it opens its own).
  */
 export async function deactivateAccessCode(
   db: Db,
-  code: string,
+  id: string,
   now: Date,
 ): Promise<{ code: AccessCodeRow; revokedSessions: number } | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('access_codes')
       .set({ active: false })
-      .where('code', '=', code)
+      .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
     if (!row) return undefined;
@@ -140,7 +161,8 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
 }
 
 /**
- * Inserts a user registered with access code `accessCodeId`; undefined when the email is
+ * Inserts a user registered with access code `accessCodeId`, whose personal sign-in code has
+ * the hash `signInCodeHash` (hex SHA-256); undefined when the email is
  * already taken (unique `email`; a concurrent insert of the same email waits for the other
  * transaction and then yields undefined if it committed).
  */
@@ -148,10 +170,11 @@ export async function insertUser(
   db: Db,
   email: string,
   accessCodeId: string,
+  signInCodeHash: string,
 ): Promise<UserRow | undefined> {
   return db
     .insertInto('users')
-    .values({ email, access_code_id: accessCodeId })
+    .values({ email, access_code_id: accessCodeId, sign_in_code_hash: signInCodeHash })
     .onConflict((oc) => oc.column('email').doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -183,4 +206,31 @@ export async function revokeSession(db: Db, tokenHash: string, now: Date): Promi
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
+}
+
+/** Records a sign-in of user `userId` at `now` (shown to admins). */
+export async function recordSignIn(db: Db, userId: string, now: Date): Promise<void> {
+  await db.updateTable('users').set({ last_sign_in_at: now }).where('id', '=', userId).execute();
+}
+
+/**
+ * Gives user `userId` a new personal sign-in code (its hex SHA-256); the previous one stops
+ * working. Returns the user, or undefined when there is no such user.
+ */
+export async function setSignInCode(
+  db: Db,
+  userId: string,
+  signInCodeHash: string,
+): Promise<UserRow | undefined> {
+  return db
+    .updateTable('users')
+    .set({ sign_in_code_hash: signInCodeHash })
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Every user, newest first (the admin's Users card). */
+export async function listUsers(db: Db): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
 }

@@ -33,11 +33,20 @@ function cliApiClient(env: TCliEnv): ApiClient {
   return new ApiClient(env.ASO_API_URL, env.ASO_HTTP_TIMEOUT_MS);
 }
 
-/** Signs in (login, or register when this email has no account yet) and returns the session token. */
-export async function signIn(env: TCliEnv, client = cliApiClient(env)): Promise<string> {
+/**
+ * Signs in and returns the session token: login with `ASO_ACCESS_CODE` as the personal
+ * sign-in code; when that fails and this email has no account yet, registers with it as an
+ * access code, and tells (on stderr, through `say`) the personal sign-in code to use from then
+ * on, which the server gives only this once.
+ */
+export async function signIn(
+  env: TCliEnv,
+  client = cliApiClient(env),
+  say: (line: string) => void = (line) => console.error(line),
+): Promise<string> {
   if (!env.ASO_EMAIL || !env.ASO_ACCESS_CODE) {
     throw new Error(
-      'Set ASO_EMAIL and ASO_ACCESS_CODE to sign in (an access code from your administrator).',
+      'Set ASO_EMAIL and ASO_ACCESS_CODE to sign in (your personal sign-in code, or the access code from your administrator to register).',
     );
   }
   try {
@@ -45,11 +54,16 @@ export async function signIn(env: TCliEnv, client = cliApiClient(env)): Promise<
   } catch (loginErr) {
     if (!(loginErr instanceof ApiError) || loginErr.status === 429 || loginErr.status >= 500)
       throw loginErr;
+    let registered;
     try {
-      return (await client.register(env.ASO_EMAIL, env.ASO_ACCESS_CODE)).sessionToken;
+      registered = await client.register(env.ASO_EMAIL, env.ASO_ACCESS_CODE);
     } catch {
       throw loginErr;
     }
+    say(
+      `Registered ${env.ASO_EMAIL}. Your personal sign-in code is ${registered.signInCode}: set ASO_ACCESS_CODE to it from now on (it is shown only this once).`,
+    );
+    return registered.sessionToken;
   }
 }
 

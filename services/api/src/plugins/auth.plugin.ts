@@ -18,7 +18,7 @@ declare module 'fastify' {
     /** Set by `app.requireUser`; null before it runs. */
     identity: SessionIdentity | null;
     /** Set by `app.requireAdmin`: the live admin code of the request; null before it runs. */
-    adminCode: { id: string; code: string } | null;
+    adminCode: { id: string } | null;
   }
   interface FastifyInstance {
     /** preHandler: 401 unless the request carries a live bearer session (DESIGN section 5). */

@@ -7,6 +7,8 @@ import {
   ZAdminCacheAppParams,
   ZAdminCodeParams,
   ZAdminFeedback,
+  ZAdminUser,
+  ZAdminUserParams,
   ZAuditHistoryItem,
   ZCachedApp,
   ZClearCacheAnswer,
@@ -14,9 +16,16 @@ import {
   ZDeleteAuditAnswer,
   ZGenerateCodeAnswer,
   ZGenerateCodeBody,
+  ZIssueSignInCodeAnswer,
   ZStoreHealth,
 } from '@aso/contracts';
-import { activeAccessCodes, createAccessCode, deactivateCode } from '../services/access.service';
+import {
+  activeAccessCodes,
+  adminUsers,
+  createAccessCode,
+  deactivateCode,
+  issueSignInCode,
+} from '../services/access.service';
 import {
   adminFeedbacks,
   auditHistory,
@@ -34,8 +43,11 @@ import {
  *
  * Reads: `GET /codes` (active codes, newest first), `/feedbacks`, `/audit-history` (latest
  * 500 each, newest first), `/audits` (summary grouped by app), `/cache` (cached apps),
- * `/store-health` (the store reader's drift alarm over the last 24 hours).
- * Writes: `POST /generate-code`, `DELETE /codes/{code}` (deactivate, revoke its sessions),
+ * `/store-health` (the store reader's drift alarm over the last 24 hours), `/users` (every
+ * user, newest first, with created and last sign-in).
+ * Writes: `POST /generate-code`, `DELETE /codes/{code}` (a code or an admin code's id:
+ * deactivate, revoke its sessions), `POST /users/{id}/sign-in-code` (a new personal sign-in
+ * code, answered once; 404 unknown),
  * `DELETE /cache/app/{appId}` (drop that app's snapshots), `DELETE /audits/{id}` (404 unknown).
  */
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -63,6 +75,20 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       success: true as const,
       ...(await deactivateCode(app.db, req.params.code, req.adminCode?.id ?? null)),
     }),
+  );
+
+  app.get('/users', { schema: { response: { 200: z.array(ZAdminUser) } } }, async () =>
+    adminUsers(app.db),
+  );
+
+  app.post(
+    '/users/:id/sign-in-code',
+    { schema: { params: ZAdminUserParams, response: { 200: ZIssueSignInCodeAnswer } } },
+    async (req) => {
+      const issued = await issueSignInCode(app.db, req.params.id);
+      req.log.info({ userId: issued.user.id }, 'personal sign-in code issued by an admin');
+      return issued;
+    },
   );
 
   app.get('/feedbacks', { schema: { response: { 200: z.array(ZAdminFeedback) } } }, async () =>

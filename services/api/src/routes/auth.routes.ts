@@ -4,6 +4,7 @@ import {
   ZCredentials,
   ZMeAnswer,
   ZOk,
+  ZRegisterAnswer,
   ZSessionAnswer,
   type TCheckAccessAnswer,
 } from '@aso/contracts';
@@ -19,9 +20,12 @@ import {
 /**
  * Sign-up, sign-in and session calls (spec section 7, DESIGN section 5), under `/api`:
  *
- * - `POST /register`, `POST /login`: `{ email, accessCode }` -> `{ sessionToken, user }`.
+ * - `POST /register` `{ email, accessCode }` -> `{ sessionToken, user, signInCode }`: the
+ *   user's personal sign-in code, given once. `POST /login` `{ email, accessCode }` with that
+ *   personal code -> `{ sessionToken, user }`; an access code others may hold never signs in.
  *   Refusals: 400 naming the bad field, 401 'Invalid email or access code', 403 for a
- *   deactivated, expired or (register only) used-up code, 409 for a taken email (register),
+ *   deactivated, expired or (register only) used-up code, or (login) an account that has no
+ *   personal code yet, 409 for a taken email (register),
  *   429 past `AUTH_RATE_LIMIT_PER_MIN` per IP (counted before the body is read) or per email.
  * - `POST /logout`: revokes the bearer session; `{ success: true }` even when the token is
  *   missing or already dead, since the client clears its session whatever the answer.
@@ -39,7 +43,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: authByEmail.hit,
   };
 
-  app.post('/register', credentialsRoute, async (req) => registerUser(app.db, req.body, settings));
+  app.post(
+    '/register',
+    { ...credentialsRoute, schema: { body: ZCredentials, response: { 200: ZRegisterAnswer } } },
+    async (req) => registerUser(app.db, req.body, settings),
+  );
 
   app.post('/login', credentialsRoute, async (req) => loginUser(app.db, req.body, settings));
 

@@ -1,8 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { TAccessCode, TCredentials, TSessionAnswer, TUser } from '@aso/contracts';
+import type {
+  TAccessCode,
+  TAdminUser,
+  TCredentials,
+  TRegisterAnswer,
+  TSessionAnswer,
+  TUser,
+} from '@aso/contracts';
 import {
   deactivateAccessCode,
   findAccessCode,
+  findAccessCodeById,
+  isUuid,
+  listUsers,
+  recordSignIn,
+  setSignInCode,
   findUserByEmail,
   insertAccessCode,
   insertSession,
@@ -37,6 +49,8 @@ export const ACCESS_MESSAGES = {
   usedUp: 'This access code has no uses left',
   deactivated: 'This access code has been deactivated',
   emailTaken: 'An account with this email already exists. Please log in.',
+  noPersonalCode:
+    'Your account has no personal sign-in code yet: the access code you registered with is shared, so it no longer signs you in. Please ask your administrator for a personal sign-in code.',
 } as const;
 
 /** `max_uses` of the admin code created from `ADMIN_ACCESS_CODE` (it can also register users). */
@@ -72,6 +86,7 @@ export function identityUser(identity: SessionIdentity): TUser {
 export function toAccessCodeDto(row: AccessCodeRow): TAccessCode {
   return {
     id: row.id,
+    // Admin codes are stored only as a hash: there is nothing to show or copy.
     code: row.code,
     max_uses: row.max_uses,
     uses: row.uses,
@@ -113,11 +128,18 @@ async function openSession(
   return { sessionToken, user: toUser(user) };
 }
 
+/** The hex SHA-256 under which an access or sign-in code is stored (of its canonical form). */
+export function codeHash(canonical: string): string {
+  return hashToken(canonical);
+}
+
 /**
  * Registers `email` with an access code and opens a session (DESIGN section 5). In one
  * transaction: takes one use of the code with a single conditional UPDATE (so concurrent
- * registrations never exceed `max_uses`), inserts the user, stores the session's token hash.
- * Any failure rolls back, giving the use back.
+ * registrations never exceed `max_uses`), inserts the user with a new personal sign-in code
+ * (stored only as its hash), stores the session's token hash. Any failure rolls back, giving
+ * the use back. The personal code is in the answer (`signInCode`) and nowhere else: the user
+ * signs in with it from then on, since the access code may be shared by many.
  *
  * The code is judged before the email: an unknown code answers 401 'Invalid email or access
  * code'; a deactivated, expired or used-up one 403 with its own message. Only a caller
@@ -131,26 +153,36 @@ export async function registerUser(
   db: Db,
   credentials: TCredentials,
   settings: SessionSettings,
-): Promise<TSessionAnswer> {
+): Promise<TRegisterAnswer> {
   const code = canonicalAccessCode(credentials.accessCode);
   const now = new Date();
+  const signInCode = generateAccessCode();
   return db.transaction().execute(async (trx) => {
-    const taken = await takeAccessCodeUse(trx, code, now);
-    if (!taken) throw registerRefusal(await findAccessCode(trx, code), now);
-    const user = await insertUser(trx, credentials.email, taken.id);
+    const taken = await takeAccessCodeUse(trx, code, codeHash(code), now);
+    if (!taken) throw registerRefusal(await findAccessCode(trx, code, codeHash(code)), now);
+    const user = await insertUser(
+      trx,
+      credentials.email,
+      taken.id,
+      codeHash(canonicalAccessCode(signInCode)),
+    );
     if (!user) throw new AppError('CONFLICT', ACCESS_MESSAGES.emailTaken);
-    return openSession(trx, user, taken.id, settings, now);
+    await recordSignIn(trx, user.id, now);
+    return { ...(await openSession(trx, user, taken.id, settings, now)), signInCode };
   });
 }
 
 /**
- * Signs in an existing user with the access code they registered with, which must be
- * active and unexpired; a used-up code still admits its own users (spec section 6).
+ * Signs in an existing user with their personal sign-in code (given at registration or by an
+ * admin), compared by hash in constant time. The access code they registered with must still
+ * be active and unexpired (deactivating it locks its users out); a used-up code still admits
+ * its own users. A code other users also hold (the access code itself) never signs anyone in.
  *
- * The code's own state is judged first and does not depend on the email (unknown code:
- * 401 'Invalid email or access code'; deactivated or expired: 403 with its message); then
- * an unknown email, or a user who registered with another code, gets the same 401 as an
- * unknown code, so the answer never tells whether an email is registered.
+ * Every wrong pair answers the same 401 'Invalid email or access code', so the answer never
+ * tells whether an email is registered; with two exceptions, both for a caller who already
+ * holds a secret of that account: a user who registered before personal codes existed and
+ * presents the access code they registered with is told to ask an administrator for a
+ * personal code (403); and a user whose access code was deactivated or expired gets its 403.
  *
  * @throws AppError UNAUTHORIZED or FORBIDDEN as above.
  */
@@ -160,13 +192,60 @@ export async function loginUser(
   settings: SessionSettings,
 ): Promise<TSessionAnswer> {
   const now = new Date();
-  const code = await findAccessCode(db, canonicalAccessCode(credentials.accessCode));
+  const presented = canonicalAccessCode(credentials.accessCode);
+  const user = await findUserByEmail(db, credentials.email);
+  // Hashed even when there is no such user, so the answer time does not tell.
+  const presentedHash = codeHash(presented);
+  const personal = user?.sign_in_code_hash
+    ? sameSecret(presentedHash, user.sign_in_code_hash)
+    : false;
+  const code = user?.access_code_id ? await findAccessCodeById(db, user.access_code_id) : undefined;
+  if (!user || !personal) {
+    if (user && !user.sign_in_code_hash && code?.code === presented) {
+      throw new AppError('FORBIDDEN', ACCESS_MESSAGES.noPersonalCode);
+    }
+    throw invalid();
+  }
   if (!code) throw invalid();
   if (!code.active) throw new AppError('FORBIDDEN', ACCESS_MESSAGES.deactivated);
   if (isExpired(code, now)) throw new AppError('FORBIDDEN', ACCESS_MESSAGES.expired);
-  const user = await findUserByEmail(db, credentials.email);
-  if (!user || user.access_code_id !== code.id) throw invalid();
+  await recordSignIn(db, user.id, now);
   return openSession(db, user, code.id, settings, now);
+}
+
+/** A user as the admin's Users card shows it (contracts `ZAdminUser`). */
+export function toAdminUser(row: UserRow): TAdminUser {
+  return {
+    id: row.id,
+    email: row.email,
+    createdAt: row.created_at.toISOString(),
+    lastSignInAt: row.last_sign_in_at ? row.last_sign_in_at.toISOString() : null,
+    hasSignInCode: row.sign_in_code_hash !== null,
+  };
+}
+
+/** Every user, newest first, for the admin's Users card. */
+export async function adminUsers(db: Db): Promise<TAdminUser[]> {
+  return (await listUsers(db)).map(toAdminUser);
+}
+
+/**
+ * Issues user `userId` a new personal sign-in code (the admin hands it over): the previous one
+ * stops working at once; sessions already open stay. The code is returned once and stored only
+ * as its hash.
+ *
+ * @throws AppError NOT_FOUND for an unknown user.
+ */
+export async function issueSignInCode(
+  db: Db,
+  userId: string,
+): Promise<{ user: TAdminUser; signInCode: string }> {
+  const signInCode = generateAccessCode();
+  const row = isUuid(userId)
+    ? await setSignInCode(db, userId, codeHash(canonicalAccessCode(signInCode)))
+    : undefined;
+  if (!row) throw new AppError('NOT_FOUND', 'User not found');
+  return { user: toAdminUser(row), signInCode };
 }
 
 /**
@@ -207,7 +286,8 @@ export async function activeAccessCodes(db: Db): Promise<TAccessCode[]> {
 }
 
 /**
- * Deactivates the access code `rawCode` (any case, dashes optional) and revokes the sessions
+ * Deactivates the access code `rawCode` (any case, dashes optional; or the code's id, how admin
+ * codes are named) and revokes the sessions
  * opened with it. An admin may not deactivate the admin code of the current request (it
  * would lock them out mid-action); another admin code can.
  *
@@ -219,32 +299,34 @@ export async function deactivateCode(
   callerAdminCodeId: string | null,
 ): Promise<{ code: TAccessCode; revokedSessions: number }> {
   const code = canonicalAccessCode(rawCode);
-  const existing = await findAccessCode(db, code);
+  // Admin codes are stored as hashes and shown without their code: they are named by id.
+  const existing = isUuid(rawCode)
+    ? await findAccessCodeById(db, rawCode)
+    : await findAccessCode(db, code, codeHash(code));
   if (!existing) throw new AppError('NOT_FOUND', 'Access code not found');
   if (existing.id === callerAdminCodeId) {
     throw new AppError('CONFLICT', 'You cannot deactivate the admin code you are signed in with');
   }
-  const done = await deactivateAccessCode(db, code, new Date());
+  const done = await deactivateAccessCode(db, existing.id, new Date());
   if (!done) throw new AppError('NOT_FOUND', 'Access code not found');
   return { code: toAccessCodeDto(done.code), revokedSessions: done.revokedSessions };
 }
 
 /**
  * The live admin code (active, unexpired, `is_admin`) that `presented` denotes, or null
- * (also for anything longer than 200 characters).
- * Every live admin code is compared with {@link sameSecret} (constant time, no early exit),
- * so the answer time does not tell how much of a guess was right (DESIGN section 5).
+ * (also for anything longer than 200 characters). Admin codes are stored only as the SHA-256
+ * of their canonical form; the presented code's hash is compared with every live one with
+ * {@link sameSecret} (constant time, no early exit), so the answer time does not tell how much
+ * of a guess was right (DESIGN section 5).
  */
-export async function findAdminCode(
-  db: Db,
-  presented: string,
-): Promise<{ id: string; code: string } | null> {
+export async function findAdminCode(db: Db, presented: string): Promise<{ id: string } | null> {
   if (presented.length > MAX_ADMIN_CODE_CHARS) return null;
   const candidate = canonicalAccessCode(presented);
+  const hash = codeHash(candidate);
   const codes = await listLiveAdminCodes(db, new Date());
-  let match: { id: string; code: string } | null = null;
+  let match: { id: string } | null = null;
   for (const c of codes) {
-    if (sameSecret(candidate, c.code) && candidate.length > 0) match = c;
+    if (c.code_hash && sameSecret(hash, c.code_hash) && candidate.length > 0) match = { id: c.id };
   }
   return match;
 }
@@ -252,8 +334,8 @@ export async function findAdminCode(
 /**
  * Creates the admin code `rawCode` (from `ADMIN_ACCESS_CODE`) unless it exists, with
  * {@link ADMIN_CODE_MAX_USES} uses and no expiry. Idempotent: an existing code is left as it
- * is, so an admin's deactivation survives restarts (a warning says so). The code is stored
- * in canonical form and never logged.
+ * is, so an admin's deactivation survives restarts (a warning says so). Only the SHA-256 of
+ * its canonical form is stored; the code is never logged.
  *
  * @returns 'created' or 'exists'.
  * @throws Error when the code has no letters or digits.
@@ -266,7 +348,8 @@ export async function ensureAdminAccessCode(
   const code = canonicalAccessCode(rawCode);
   if (!/[0-9A-Z]/.test(code)) throw new Error('ADMIN_ACCESS_CODE has no letters or digits');
   const created = await insertAccessCode(db, {
-    code,
+    code: null,
+    code_hash: codeHash(code),
     max_uses: ADMIN_CODE_MAX_USES,
     is_admin: true,
   });
@@ -274,7 +357,7 @@ export async function ensureAdminAccessCode(
     log.info({ accessCodeId: created.id }, 'admin access code created from ADMIN_ACCESS_CODE');
     return 'created';
   }
-  const existing = await findAccessCode(db, code);
+  const existing = await findAccessCode(db, code, codeHash(code));
   if (existing && !existing.is_admin) {
     log.warn(
       { accessCodeId: existing.id },

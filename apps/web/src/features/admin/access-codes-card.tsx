@@ -94,8 +94,17 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
             </TableHeader>
             <TableBody>
               {active.map((c) => (
-                <TableRow key={c.id} data-testid={`code-row-${c.code}`}>
-                  <TableCell className="font-mono font-medium tracking-wide">{c.code}</TableCell>
+                <TableRow key={c.id} data-testid={`code-row-${c.code ?? c.id}`}>
+                  <TableCell className="font-mono font-medium tracking-wide">
+                    {c.code ?? (
+                      <span
+                        className="font-sans text-muted-foreground"
+                        title="Admin codes are stored only as a hash"
+                      >
+                        hidden (stored hashed)
+                      </span>
+                    )}
+                  </TableCell>
                   <TableCell>
                     <Badge variant={c.is_admin ? 'warning' : 'secondary'}>
                       {c.is_admin ? 'Admin' : 'User'}
@@ -112,14 +121,16 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
                   </TableCell>
                   <TableCell>
                     <div className="flex justify-end gap-1">
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        onClick={() => void copyToClipboard(c.code)}
-                        aria-label={`Copy ${c.code}`}
-                      >
-                        <Copy /> copy
-                      </Button>
+                      {c.code !== null && (
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          onClick={() => void copyToClipboard(c.code ?? '')}
+                          aria-label={`Copy ${c.code}`}
+                        >
+                          <Copy /> copy
+                        </Button>
+                      )}
                       <Button
                         variant="ghost"
                         size="sm"
@@ -131,7 +142,7 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
                             ? 'Admin codes are managed through the server configuration'
                             : undefined
                         }
-                        aria-label={`Deactivate ${c.code}`}
+                        aria-label={`Deactivate ${c.code ?? 'admin code'}`}
                       >
                         <Ban /> deactivate
                       </Button>
@@ -157,7 +168,7 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
             <AlertDialogAction
               className="bg-destructive text-destructive-foreground hover:bg-destructive/90"
               onClick={() => {
-                if (pending) deactivate.mutate(pending.code);
+                if (pending) deactivate.mutate(pending.code ?? pending.id);
                 setPending(null);
               }}
             >

@@ -21,6 +21,7 @@ import { CacheCard } from './cache-card';
 import { GenerateCodeCard } from './generate-code-card';
 import { StoreHealthCard } from './store-health-card';
 import { AuditHistoryCard, FeedbackCard } from './history-cards';
+import { UsersCard } from './users-card';
 
 /** The admin screen: locked behind the code gate until a valid admin code is entered. */
 export default function AdminPage() {
@@ -95,6 +96,7 @@ function AdminDashboard({ adminCode }: { adminCode: string }) {
       </div>
       <StoreHealthCard adminCode={adminCode} />
       <AccessCodesCard adminCode={adminCode} />
+      <UsersCard adminCode={adminCode} />
       <AuditHistoryCard adminCode={adminCode} />
       <FeedbackCard adminCode={adminCode} />
     </div>

@@ -7,12 +7,15 @@ import {
   ZAccessCode,
   ZAdminAuditsSummary,
   ZAdminFeedback,
+  ZAdminUser,
   ZAuditHistoryItem,
   ZCachedApp,
   ZClearCacheAnswer,
   ZGenerateCodeAnswer,
   ZStoreHealth,
+  ZIssueSignInCodeAnswer,
   type TAccessCode,
+  type TIssueSignInCodeAnswer,
 } from '@aso/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, apiFetch, arrayOf, type ApiFetchOptions } from '@/lib/api';
@@ -35,6 +38,7 @@ export const adminKeys = {
   feedbacks: ['/api/admin', 'feedbacks'] as const,
   audits: ['/api/admin', 'audits'] as const,
   storeHealth: ['/api/admin', 'store-health'] as const,
+  users: ['/api/admin', 'users'] as const,
 };
 
 async function adminFetch<T>(
@@ -175,4 +179,27 @@ export async function clearAppCache(code: string, appId: string): Promise<number
     schema: ZClearCacheAnswer,
   });
   return answer.cleared;
+}
+
+/** Every user, newest first (the Users card). */
+export function adminUsersQuery(code: string) {
+  return queryOptions({
+    queryKey: adminKeys.users,
+    queryFn: ({ signal }) =>
+      adminFetch(code, '/api/admin/users', { signal, schema: arrayOf(ZAdminUser) }),
+  });
+}
+
+/**
+ * `POST /api/admin/users/{id}/sign-in-code`: a new personal sign-in code for the user, shown
+ * this once (the previous one stops working).
+ */
+export async function issueSignInCode(
+  code: string,
+  userId: string,
+): Promise<TIssueSignInCodeAnswer> {
+  return adminFetch(code, `/api/admin/users/${encodeURIComponent(userId)}/sign-in-code`, {
+    method: 'POST',
+    schema: ZIssueSignInCodeAnswer,
+  });
 }

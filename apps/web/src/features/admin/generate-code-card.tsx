@@ -123,7 +123,11 @@ export function GenerateCodeCard({ adminCode }: { adminCode: string }) {
                   : ' · no expiry'}
               </span>
             </div>
-            <Button variant="outline" size="sm" onClick={() => void copyToClipboard(created.code)}>
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => void copyToClipboard(created.code ?? '')}
+            >
               <Copy /> copy
             </Button>
           </div>

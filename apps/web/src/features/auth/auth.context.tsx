@@ -3,15 +3,18 @@
  * user, login, register and logout.
  * - The access check (`GET /api/check-access`) runs only when a token exists and is never
  *   retried; an answer saying the caller is not a user removes the token.
- * - Login and register store the token and set the user.
+ * - Login and register store the token and set the user. Register also shows, once, the
+ *   personal sign-in code the server answered with (the user signs in with it from then on).
  * - Logout calls the API and clears the local session whatever the answer.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import {
+  ZRegisterAnswer,
   ZSessionAnswer,
   type TCheckUserAnswer,
   type TCredentials,
+  type TSessionAnswer,
   type TUser,
 } from '@aso/contracts';
 import { toast } from '@/components/ui/use-toast';
@@ -19,6 +22,7 @@ import { apiFetch } from '@/lib/api';
 import { checkAccessKey, checkAccessQuery } from '@/lib/queries';
 import { clearSessionToken, getSessionToken, setSessionToken } from '@/lib/session';
 import { runLogoutCleanups } from './session-events';
+import { SignInCodeDialog } from './sign-in-code-dialog';
 
 /** 'loading' while the session check runs. */
 export type TSessionStatus = 'loading' | 'anonymous' | 'authenticated';
@@ -42,14 +46,27 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(() => getSessionToken());
   const check = useQuery(checkAccessQuery(token !== null));
+  // The personal sign-in code of a sign-up, shown once over the app.
+  const [newCode, setNewCode] = useState<{ code: string; email: string } | null>(null);
 
   const signIn = useCallback(
     async (path: '/api/login' | '/api/register', credentials: TCredentials) => {
-      const answer = await apiFetch(path, {
-        method: 'POST',
-        body: credentials,
-        schema: ZSessionAnswer,
-      });
+      let answer: TSessionAnswer;
+      if (path === '/api/register') {
+        const registered = await apiFetch(path, {
+          method: 'POST',
+          body: credentials,
+          schema: ZRegisterAnswer,
+        });
+        setNewCode({ code: registered.signInCode, email: registered.user.email });
+        answer = registered;
+      } else {
+        answer = await apiFetch(path, {
+          method: 'POST',
+          body: credentials,
+          schema: ZSessionAnswer,
+        });
+      }
       setSessionToken(answer.sessionToken);
       // The user is known from the answer: seed the check so it does not run again.
       queryClient.setQueryData<TCheckUserAnswer>(checkAccessKey, {
@@ -98,7 +115,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
   }, [token, check.isPending, check.data, signIn, logout]);
 
-  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+  return (
+    <AuthContext.Provider value={value}>
+      {children}
+      <SignInCodeDialog
+        code={newCode?.code ?? null}
+        email={newCode?.email ?? ''}
+        audience="self"
+        onClose={() => setNewCode(null)}
+      />
+    </AuthContext.Provider>
+  );
 }
 
 /** The session; throws outside {@link AuthProvider}. */

@@ -1,7 +1,7 @@
 /**
  * Login / sign-up screen (spec section 2 "Login screen", sections 5 and 8): email and access
- * code (a password-style field), a toggle between login and sign up, 'please wait...' while
- * busy, and the spec's toasts.
+ * code (a password-style field: the access code to sign up, the personal sign-in code to log
+ * in), a toggle between login and sign up, 'please wait...' while busy, and the spec's toasts.
  */
 import { BarChart3Icon, ScanSearchIcon, SparklesIcon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
@@ -121,9 +121,15 @@ export function LoginPage() {
             </div>
             <p className="text-sm text-muted-foreground">
               {mode === 'login'
-                ? 'Sign in with your email and access code.'
-                : 'Sign up with your email and the access code you were given.'}
+                ? 'Sign in with your email and the personal sign-in code you got when you signed up.'
+                : 'Sign up with your email and the access code you were given. You then get a personal sign-in code for your next visits.'}
             </p>
+            {mode === 'login' && (
+              <p className="text-xs text-muted-foreground" data-testid="personal-code-hint">
+                Signed up before personal codes? Your access code no longer signs you in: ask your
+                administrator for a personal sign-in code.
+              </p>
+            )}
           </div>
           <form className="space-y-4" onSubmit={(e) => void onSubmit(e)} noValidate>
             <div className="space-y-2">

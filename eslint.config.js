@@ -70,6 +70,7 @@ export default tseslint.config(
       '**/*.test.ts',
       '**/test/**',
       '**/testkit/src/**',
+      'faults/**',
       'scripts/**',
       'bench/**',
       'e2e/**',

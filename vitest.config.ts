@@ -6,8 +6,8 @@ const src = [
   'bench/{src,test}/**',
 ];
 
-// One runner, three projects: `pnpm test` runs them all; `--project unit|integration|browser`
-// runs one. Integration files get their own database and Redis prefix from @aso/testkit.
+// One runner, four projects: `pnpm test` runs them all; `--project
+// unit|integration|faults|browser` runs one. Integration files get their own database and Redis prefix from @aso/testkit.
 export default defineConfig({
   test: {
     projects: [
@@ -27,6 +27,18 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',
+        },
+      },
+      {
+        test: {
+          // The fault suite (faults/): the whole system as processes, on a Redis of its own.
+          name: 'faults',
+          include: ['faults/**/*.fault.test.ts'],
+          globalSetup: ['packages/testkit/src/global-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+          pool: 'forks',
+          fileParallelism: false,
         },
       },
       {

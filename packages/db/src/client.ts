@@ -65,7 +65,9 @@ export function createDb(url: string, opts: CreateDbOptions = {}): Db {
       'a PostgreSQL connection broke; it was dropped from the pool',
     ),
   );
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: retryingPool(pool) }) });
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: retryingPool(pool, log) }),
+  });
 }
 
 /**
@@ -77,11 +79,36 @@ export function createDb(url: string, opts: CreateDbOptions = {}): Db {
  * not fail for a connection that was already gone. Later statements (inside a transaction)
  * are never repeated.
  */
-function retryingPool(pool: pg.Pool): PostgresPool {
+function retryingPool(pool: pg.Pool, log: DbLogger): PostgresPool {
+  // pg's pool listens for a broken connection only while it is idle; one that breaks while
+  // checked out (between the statements of a transaction) would emit an unhandled 'error' and
+  // end the process. Every connection gets a listener of its own, once.
+  // The pool's own listener reports a connection that breaks while idle.
+  const guarded = new WeakSet<pg.PoolClient>();
+  const out = new WeakSet<pg.PoolClient>();
+  const guard = (client: pg.PoolClient) => {
+    out.add(client);
+    if (guarded.has(client)) return client;
+    guarded.add(client);
+    client.on('error', (err) => {
+      if (!out.has(client)) return;
+      log.warn(
+        { err: { message: err.message, code: (err as { code?: unknown }).code } },
+        'a PostgreSQL connection in use broke; its statement fails and it is dropped',
+      );
+    });
+    return client;
+  };
+  const returned = (client: pg.PoolClient) => out.delete(client);
   return {
     // It forwards what kysely calls (`query` with text and values or a cursor, `release`).
     connect: async () =>
-      new FirstStatementRetry(pool, await pool.connect()) as unknown as PostgresPoolClient,
+      new FirstStatementRetry(
+        pool,
+        guard(await pool.connect()),
+        guard,
+        returned,
+      ) as unknown as PostgresPoolClient,
     end: () => pool.end(),
   };
 }
@@ -92,6 +119,8 @@ class FirstStatementRetry {
   constructor(
     private readonly pool: pg.Pool,
     private client: pg.PoolClient,
+    private readonly guard: (client: pg.PoolClient) => pg.PoolClient,
+    private readonly returned: (client: pg.PoolClient) => void,
   ) {}
 
   query(...args: unknown[]): unknown {
@@ -104,13 +133,15 @@ class FirstStatementRetry {
     this.used = true;
     return this.client.query(text, values as unknown[]).catch(async (err: unknown) => {
       if (!isDatabaseUnavailableError(err)) throw err;
+      this.returned(this.client);
       this.client.release(err as Error);
-      this.client = await this.pool.connect();
+      this.client = this.guard(await this.pool.connect());
       return this.client.query(text, values as unknown[]);
     });
   }
 
   release(err?: Error | boolean): void {
+    this.returned(this.client);
     this.client.release(err);
   }
 }

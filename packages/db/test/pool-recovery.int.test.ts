@@ -100,6 +100,31 @@ describe('the pool after its connections are dropped', () => {
     expect((await sql<{ n: number }>`select 2 as n`.execute(db)).rows).toEqual([{ n: 2 }]);
   });
 
+  it('survives a connection that breaks while checked out between two statements', async ({
+    database,
+  }) => {
+    const warn = vi.fn();
+    const db = createDb(database.url, { max: 2, log: { warn } });
+    opened.push(db);
+    const outcome = await db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        // Nothing runs on the connection now: pg's pool does not listen to it while it is out.
+        await terminateSessions(database.url, database.name);
+        await vi.waitUntil(() => warn.mock.calls.some((c) => /in use broke/.test(String(c[1]))), {
+          timeout: 10_000,
+        });
+        await sql`select 2`.execute(trx);
+      })
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
+    expect(isDatabaseUnavailableError(outcome)).toBe(true);
+    expect((await sql<{ n: number }>`select 3 as n`.execute(db)).rows).toEqual([{ n: 3 }]);
+  });
+
   it('fails fast with an "unavailable" error when nothing listens', async () => {
     const url = `postgres://postgres@127.0.0.1:${await closedPort()}/aso`;
     const db = createDb(url, {

@@ -576,10 +576,16 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
       expect(audit).toMatchObject({ status: 'done', appName: 'Spotify: Music and Podcasts' });
       expect(audit.competitorData.map((c) => c.appId)).toEqual(['389801252', '835599320']);
 
-      // Readable text, second run (logs in again as the same user).
+      // The first run registered with the access code and told the personal sign-in code.
+      const told = err
+        .map((l) => /personal sign-in code is ([0-9A-Z-]+)/.exec(l)?.[1])
+        .find(Boolean);
+      expect(told).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+      const signedUp = { ...env, ASO_ACCESS_CODE: told! };
+      // Readable text, second run (logs in again as the same user, with that code).
       const text: string[] = [];
       expect(
-        await runCli(['audit', SPOTIFY_URL], env, {
+        await runCli(['audit', SPOTIFY_URL], signedUp, {
           out: (t) => text.push(t),
           err: () => undefined,
         }),
@@ -607,7 +613,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
       expect(printed).toMatch(/rules failed: [a-zA-Z]+\.[a-z-]+ \(-\d+\)/);
 
       const failed: string[] = [];
-      const bad = await runCli(['audit', 'https://apps.apple.com/us/app/x/id999999999'], env, {
+      const bad = await runCli(['audit', 'https://apps.apple.com/us/app/x/id999999999'], signedUp, {
         out: () => undefined,
         err: (t) => failed.push(t),
       });
@@ -615,7 +621,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
       expect(failed.at(-1)).toBe('Analysis failed: App not found in the US App Store');
       const invalid: string[] = [];
       expect(
-        await runCli(['audit', 'https://example.com/app'], env, {
+        await runCli(['audit', 'https://example.com/app'], signedUp, {
           out: () => undefined,
           err: (t) => invalid.push(t),
         }),

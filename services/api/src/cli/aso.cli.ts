@@ -257,7 +257,7 @@ export async function runCli(argv: string[], env: TCliEnv, io: CliIo): Promise<n
   const progress = json ? io.err : io.out;
   try {
     const client = cliApiClient(env);
-    const token = await signIn(env, client);
+    const token = await signIn(env, client, io.err);
     // Fields left undefined are not sent.
     const body: TAnalyzeRequest = {
       appStoreUrl: url,

@@ -66,6 +66,7 @@ function withRuns(sizes: TBenchSizes, runs: number): TBenchSizes {
     csv: { ...sizes.csv, runs },
     reads: { ...sizes.reads, runs },
     web: sizes.web,
+    soak: sizes.soak,
   };
 }
 

@@ -24,6 +24,8 @@ export interface TBenchSizes {
   csv: { bytes: number[]; rows?: number; runs: number };
   reads: { years: number; durationS: number; connections: number; runs: number };
   web: { runs: number };
+  /** Mixed load: users in a loop, warm-up and measured seconds, RSS sampling interval (s). */
+  soak: { users: number; warmupS: number; durationS: number; sampleEveryS: number };
 }
 
 /** Target sizes: 4-app audits, 100 concurrent audits, 2,000 SSE clients, 2 x 20 MB, 5 years. */
@@ -41,6 +43,7 @@ export const FULL_SIZES: TBenchSizes = {
   csv: { bytes: [1_000_000, 5_000_000, 20_000_000], runs: 3 },
   reads: { years: 5, durationS: 10, connections: 10, runs: 3 },
   web: { runs: 1 },
+  soak: { users: 8, warmupS: 60, durationS: 600, sampleEveryS: 5 },
 };
 
 /** Tiny sizes that keep every benchmark working (CI smoke test, `--quick`). */
@@ -51,6 +54,7 @@ export const SMOKE_SIZES: TBenchSizes = {
   csv: { bytes: [], rows: 200, runs: 1 },
   reads: { years: 1, durationS: 1, connections: 2, runs: 1 },
   web: { runs: 1 },
+  soak: { users: 2, warmupS: 1, durationS: 3, sampleEveryS: 1 },
 };
 
 /** What a benchmark gets to run with. */

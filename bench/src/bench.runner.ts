@@ -7,6 +7,7 @@ import { readsBenchmark } from './benchmarks/reads.bench';
 import { sseFanOutBenchmark } from './benchmarks/sse-fanout.bench';
 import { throughputBenchmark } from './benchmarks/throughput.bench';
 import { webBundleBenchmark } from './benchmarks/web.bench';
+import { soakBenchmark } from './benchmarks/soak.bench';
 import { describeProfile, summarizeProfile, type TCpuProfile } from './report/cpu-profile.summary';
 import type { TFailedBench } from './report/markdown.writer';
 import type { TBenchContext, TBenchmark, TBenchSizes } from './bench.context';
@@ -20,6 +21,7 @@ export const BENCHMARKS: Record<TBenchName, TBenchmark> = {
   csv: csvMergeBenchmark,
   reads: readsBenchmark,
   web: webBundleBenchmark,
+  soak: soakBenchmark,
 };
 
 /** Options of {@link runBenchmarks}. */

@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs';
+import { readSse } from '@aso/api-client';
+import { generateExport } from '../data/asc-export.generator';
+import { parseStatusRssBytes } from '../probes/process.sampler';
+import { FiguresBuilder } from '../report/figures.builder';
+import { formatValue } from '../report/format.helpers';
+import { BenchFailure, type TBenchResult, type TTargetCheck } from '../bench.types';
+import type { TBenchContext, TBenchmark } from '../bench.context';
+
+/** Target: the api's RSS after the run within 10 % of its value after warm-up. */
+export const SOAK_RSS_GROWTH_TARGET_PCT = 10;
+
+const SPOTIFY = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
+
+/** Least-squares slope of `ys` over `xs` (units of y per unit of x); 0 with fewer than 2 points. */
+export function slope(xs: readonly number[], ys: readonly number[]): number {
+  const n = Math.min(xs.length, ys.length);
+  if (n < 2) return 0;
+  const mx = xs.slice(0, n).reduce((a, b) => a + b, 0) / n;
+  const my = ys.slice(0, n).reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (xs[i]! - mx) * (ys[i]! - my);
+    den += (xs[i]! - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+/** RSS of process `pid` now (MB = 10^6 bytes). */
+function rssMb(pid: number): number {
+  return (parseStatusRssBytes(readFileSync(`/proc/${pid}/status`, 'utf8')) ?? 0) / 1e6;
+}
+
+/**
+ * Benchmark 7 (docs/BENCHMARKS.md): memory under a mixed load. Virtual users read an audit
+ * (`GET /api/audit/{id}`), list saved audits and dashboards, open and close progress streams
+ * (`GET /api/progress`, replayed and ended), and upload two small exports (one merge per user
+ * at a time) in a loop for the warm-up and then the measured duration; the api's RSS is
+ * sampled every few seconds. Reported: RSS after warm-up, after the run, their ratio (target:
+ * within 10 %), and the slope of RSS over the measured part (MB per minute: steady growth
+ * shows as a positive slope). Errors fail the benchmark.
+ */
+export const soakBenchmark: TBenchmark = {
+  name: 'soak',
+  title: 'Soak: the api memory under a mixed load',
+  async run(ctx: TBenchContext): Promise<TBenchResult> {
+    const startedAt = new Date();
+    const size = ctx.sizes.soak;
+    const system = await ctx.system('soak', 0);
+    await system.ensureWorkers({
+      scraper: { count: 1 },
+      analyzer: { count: 1 },
+      'csv-merge': { count: 1 },
+    });
+    const users = await system.users(size.users);
+    const base = system.api.baseUrl;
+    const first = users[0]!;
+    // One finished audit whose stream every SSE open replays.
+    const { id: auditId } = await system.api.analyze(first.token, { appStoreUrl: SPOTIFY });
+    for (let i = 0; ; i++) {
+      const status = (await system.api.audit(first.token, auditId)).status;
+      if (status === 'done') break;
+      if (status === 'failed' || i > 600) throw new BenchFailure(`the soak's audit ${status}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const exports = (['conversion', 'redownloads'] as const).map((kind) =>
+      generateExport({
+        kind,
+        appName: 'Soak App',
+        territory: 'United States',
+        startDay: '2025-01-01',
+        rows: 90,
+      }),
+    );
+
+    const counts = { audit: 0, lists: 0, sse: 0, upload: 0 };
+    const errors: string[] = [];
+    const pid = system.apiProcess.pid;
+    const samples: { t: number; mb: number }[] = [];
+    const t0 = performance.now();
+    const warmupEnd = t0 + size.warmupS * 1000;
+    const end = warmupEnd + size.durationS * 1000;
+    const sampler = setInterval(
+      () => samples.push({ t: (performance.now() - t0) / 1000, mb: rssMb(pid) }),
+      size.sampleEveryS * 1000,
+    );
+    const get = async (token: string, path: string) => {
+      const res = await fetch(`${base}${path}`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(30_000),
+      });
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`GET ${path} answered ${res.status}`);
+    };
+    const step = async (u: (typeof users)[number], i: number) => {
+      const kind = i % 20;
+      if (kind < 12) {
+        await get(first.token, `/api/audit/${auditId}`);
+        counts.audit++;
+      } else if (kind < 16) {
+        await get(u.token, i % 2 ? '/api/saved-audits' : '/api/dashboards');
+        counts.lists++;
+      } else if (kind < 19) {
+        for await (const m of readSse(`${base}/api/progress?auditId=${auditId}`, {
+          headers: { authorization: `Bearer ${first.token}` },
+          signal: AbortSignal.timeout(30_000),
+        })) {
+          if (m.event === 'complete') break;
+        }
+        counts.sse++;
+      } else {
+        await system.api.upload(u.token, {
+          conversionCSV: { filename: 'soak-conversion.csv', bytes: exports[0]!.bytes },
+          redownloadsCSV: { filename: 'soak-redownloads.csv', bytes: exports[1]!.bytes },
+        });
+        counts.upload++;
+      }
+    };
+    await Promise.all(
+      users.map(async (u, n) => {
+        for (let i = n; performance.now() < end; i++) {
+          try {
+            await step(u, i);
+          } catch (err) {
+            errors.push((err as Error).message);
+            if (errors.length > 20) return;
+          }
+        }
+      }),
+    );
+    clearInterval(sampler);
+    samples.push({ t: (performance.now() - t0) / 1000, mb: rssMb(pid) });
+    if (errors.length > 0)
+      throw new BenchFailure(
+        `${errors.length} requests failed, e.g. ${errors.slice(0, 3).join('; ')}`,
+      );
+
+    const measured = samples.filter((s) => s.t >= size.warmupS);
+    const afterWarmup = measured[0]?.mb ?? samples.at(-1)!.mb;
+    const afterRun = samples.at(-1)!.mb;
+    const growthPct = ((afterRun - afterWarmup) / afterWarmup) * 100;
+    const perMinute =
+      slope(
+        measured.map((s) => s.t / 60),
+        measured.map((s) => s.mb),
+      ) || 0;
+    const figures = new FiguresBuilder()
+      .add('rss.warm', 'api RSS after warm-up', 'MB', afterWarmup)
+      .add('rss.end', 'api RSS after the run', 'MB', afterRun)
+      .add('rss.growth', 'api RSS growth, end vs. after warm-up', '%', Math.max(0, growthPct))
+      .add(
+        'rss.slope',
+        'api RSS slope over the measured part (MB/min, 0 when falling)',
+        'MB',
+        Math.max(0, perMinute),
+      )
+      .add(
+        'requests',
+        'requests answered',
+        'count',
+        counts.audit + counts.lists + counts.sse + counts.upload,
+      );
+    ctx.log(
+      `soak: RSS ${formatValue(afterWarmup, 'MB')} after warm-up, ${formatValue(afterRun, 'MB')} at the end (${growthPct.toFixed(1)} %), slope ${perMinute.toFixed(2)} MB/min`,
+    );
+    const targets: TTargetCheck[] =
+      size.durationS >= 600
+        ? [
+            {
+              target: `api RSS after the run within ${SOAK_RSS_GROWTH_TARGET_PCT} % of its value after warm-up, no steady growth`,
+              measured: `${formatValue(afterWarmup, 'MB')} -> ${formatValue(afterRun, 'MB')} (${growthPct.toFixed(1)} %), slope ${perMinute.toFixed(2)} MB/min`,
+              met: growthPct <= SOAK_RSS_GROWTH_TARGET_PCT,
+            },
+          ]
+        : [];
+    return {
+      name: 'soak',
+      title: this.title,
+      startedAt: startedAt.toISOString(),
+      durationMs: Date.now() - startedAt.getTime(),
+      runs: 1,
+      setup: [
+        `${size.users} virtual users in a loop for ${size.warmupS} s of warm-up and ${size.durationS} s measured: of every 20 steps, 12 GET /api/audit/{id}, 4 list reads (saved audits, dashboards), 3 progress streams opened, replayed to their complete event and closed, 1 upload of two CONSTRUCTED 90-day exports (merged).`,
+        `The api's RSS (/proc/<pid>/status VmRSS) sampled every ${size.sampleEveryS} s.`,
+        `Requests: ${counts.audit} audit reads, ${counts.lists} list reads, ${counts.sse} progress streams, ${counts.upload} uploads.`,
+      ],
+      figures: figures.build(),
+      tables: [
+        {
+          title: 'api RSS over time',
+          columns: ['t (s)', 'RSS (MB)'],
+          rows: samples
+            .filter((_, i) => i % Math.max(1, Math.floor(samples.length / 20)) === 0)
+            .map((s) => [s.t.toFixed(0), s.mb.toFixed(1)]),
+        },
+      ],
+      targets,
+      findings: [],
+    };
+  },
+};

@@ -130,6 +130,10 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
         notices: [],
       };
     }
+    // A merge whose client went away while it waited in the queue is not started at all.
+    if (job.id && (await deps.redis.exists(mergeCancelKey(env.QUEUE_PREFIX, job.id)))) {
+      throw new UnrecoverableError(CANCELLED_MESSAGE);
+    }
     // The merge stops at its next pause once its time budget is spent or its client went away.
     const stop = new AbortController();
     const budget = setTimeout(

@@ -120,6 +120,34 @@ describe('fields no source could read (lookup API only, no product page)', () =>
     expect(a.structuredAnalysis.subtitle.analysis).toMatch(/could not be read/);
     expect(a.facts.previewVideos).toBe(0);
   });
+  it('say why from the store data record, e.g. a page layout that does not carry the field', () => {
+    const reason = 'not read from the 2025 page layout';
+    const unreadable = { state: 'unreadable', source: null, reason } as const;
+    const a = analyzeListing({
+      main: {
+        ...lookupOnly,
+        storeData: {
+          layout: '2025',
+          pageLanguage: 'ko',
+          requestedLanguage: null,
+          sources: {
+            lookup: { status: 'not_found', detail: null },
+            page: { status: 'ok', detail: null },
+            reviews: { status: 'ok', detail: null },
+          },
+          fields: { subtitle: unreadable, previews: unreadable, inAppEvents: unreadable },
+        },
+      },
+      competitors: [rival],
+      keywords: '',
+    });
+    for (const key of ['subtitle', 'video', 'inAppEvents'] as const) {
+      expect(a.structuredAnalysis[key].analysis).toContain(
+        `could not be read from the store (${reason})`,
+      );
+    }
+    expect(JSON.stringify(a.structuredAnalysis)).not.toContain('no product page');
+  });
   it("a competitor's unknown video is said so, not counted as missing", () => {
     const text = competitorScreenshotAnalysis(lookupOnly, main);
     expect(text).toContain('its preview video could not be read');

@@ -32,7 +32,7 @@ import { descriptionSection } from './description.rules';
 import { appSizeSection, compatibilitySection } from './device.rules';
 import { localizationSection } from './localization.rules';
 import { reviewsSection } from './reviews.rules';
-import { RULES_VERSION } from './rules.catalogue';
+import { RULES_VERSION, unreadableWhy } from './rules.catalogue';
 import { releaseFacts, updatesSection } from './updates.rules';
 
 /**
@@ -303,7 +303,7 @@ export function analyzeListing(input: TAnalyzeListingInput): TListingAnalysis {
       main.appName,
       main.subtitle,
       keywords,
-      main.unknownFields.includes('subtitle'),
+      main.unknownFields.includes('subtitle') ? unreadableWhy(main, 'subtitle') : null,
     ),
     keywords: keywordsSection(keywords, main.appName, main.subtitle),
     icon: iconSection(main),
@@ -321,7 +321,7 @@ export function analyzeListing(input: TAnalyzeListingInput): TListingAnalysis {
     inAppEvents: inAppEventsSection(
       main.inAppEvents,
       competitors.filter((c) => c.inAppEvents.length > 0).map((c) => c.appName),
-      main.unknownFields.includes('inAppEvents'),
+      main.unknownFields.includes('inAppEvents') ? unreadableWhy(main, 'inAppEvents') : null,
     ),
     description: descriptionSection(main, keywords),
     updates: updatesSection(main),

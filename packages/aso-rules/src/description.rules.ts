@@ -4,7 +4,14 @@ import {
   DESCRIPTION_VISIBLE_CHARS,
   PROMOTIONAL_TEXT_MAX_CHARS,
 } from './limits.constants';
-import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
+import {
+  failed,
+  notApplicable,
+  passed,
+  scoreOf,
+  notJudgedSection,
+  unreadableWhy,
+} from './rules.catalogue';
 import {
   charCount,
   keywordWords,
@@ -77,7 +84,7 @@ export function openingSearchWords(
 export function descriptionSection(
   listing: Pick<
     TAppListing,
-    'description' | 'promotionalText' | 'appName' | 'subtitle' | 'unknownFields'
+    'description' | 'promotionalText' | 'appName' | 'subtitle' | 'unknownFields' | 'storeData'
   >,
   userKeywords: string,
 ): TSectionAnalysis {
@@ -87,7 +94,7 @@ export function descriptionSection(
   if (listing.unknownFields.includes('description')) {
     return notJudgedSection(
       'description',
-      `Not judged: the description could not be read. ${notIndexed}`,
+      `Not judged: the description could not be read from the store (${unreadableWhy(listing, 'description')}). ${notIndexed}`,
       'The description could not be read.',
     );
   }
@@ -174,7 +181,7 @@ export function descriptionSection(
     rules.push(
       notApplicable(
         'description.promotional-text',
-        'The promotional text could not be read (no product page).',
+        `The promotional text could not be read (${unreadableWhy(listing, 'promotionalText')}).`,
       ),
     );
   } else if (!listing.promotionalText) {

@@ -42,23 +42,23 @@ const FIELD_LABEL: Record<TInAppEventViolation['field'], string> = {
  * In-app events section, rules `inAppEvents.*`: events shown (none costs 60 points: events
  * are indexed and shown in search and on the Today tab), every text within Apple's limits (15
  * points per text over). `competitorsWithEvents` names competitors that run events. When no
- * source could read the events (`unknown`: no product page) the section is not judged.
+ * source could read the events (`unreadable` gives why) the section is not judged.
  */
 export function inAppEventsSection(
   events: ReadonlyArray<
     Pick<TListingInAppEvent, 'eventName' | 'eventSubtitle' | 'eventDescription' | 'eventBadge'>
   >,
   competitorsWithEvents: readonly string[],
-  unknown = false,
+  unreadable: string | null = null,
 ): TSectionAnalysis {
   const others =
     competitorsWithEvents.length > 0
       ? ` Competitors running events: ${competitorsWithEvents.join(', ')}.`
       : '';
-  if (events.length === 0 && unknown) {
+  if (events.length === 0 && unreadable !== null) {
     return notJudgedSection(
       'inAppEvents',
-      `Not judged: the in-app events could not be read (no product page was available).${others}`,
+      `Not judged: the in-app events could not be read from the store (${unreadable}).${others}`,
       'The in-app events could not be read.',
       {
         improvements: [

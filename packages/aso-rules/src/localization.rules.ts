@@ -1,6 +1,13 @@
 import { franc } from 'franc-min';
 import type { TAppListing, TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
-import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
+import {
+  failed,
+  notApplicable,
+  passed,
+  scoreOf,
+  notJudgedSection,
+  unreadableWhy,
+} from './rules.catalogue';
 import { isLanguage, storefrontLanguage } from './storefront-languages';
 import { plural } from './text.rules';
 
@@ -47,7 +54,7 @@ export function localizationSection(
   if (listing.languages.length === 0 && listing.unknownFields.includes('languages')) {
     return notJudgedSection(
       'localization',
-      'Not judged: the app’s languages could not be read from the store.',
+      `Not judged: the app’s languages could not be read from the store (${unreadableWhy(listing, 'languages')}).`,
       'The languages could not be read.',
     );
   }

@@ -1,6 +1,13 @@
 import type { TAppListing, TRuleOutcome, TScreenshot, TSectionAnalysis } from '@aso/contracts';
 import { displaySizeName } from './device-names';
-import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
+import {
+  failed,
+  notApplicable,
+  passed,
+  scoreOf,
+  notJudgedSection,
+  unreadableWhy,
+} from './rules.catalogue';
 import { FIRST_SCREENSHOTS, MAX_APP_PREVIEWS, SCREENSHOT_SLOTS } from './limits.constants';
 import { listText, plural } from './text.rules';
 
@@ -192,7 +199,7 @@ export function screenshotsSection(
  * whether there is one (lookup API only), the section is not judged.
  */
 export function videoSection(
-  listing: Pick<TAppListing, 'previews' | 'previewVideoUrl' | 'unknownFields'>,
+  listing: Pick<TAppListing, 'previews' | 'previewVideoUrl' | 'unknownFields' | 'storeData'>,
   competitors: readonly TCompetitorMedia[],
 ): TSectionAnalysis {
   const count = listing.previews.length;
@@ -225,7 +232,7 @@ export function videoSection(
   if (hasPreviewVideo(listing) === null) {
     return notJudgedSection(
       'video',
-      `Not judged: whether the listing has an app preview video could not be read (no product page was available).${gap}`,
+      `Not judged: whether the listing has an app preview video could not be read from the store (${unreadableWhy(listing, 'previews')}).${gap}`,
       'The previews could not be read.',
       {
         improvements: [

@@ -378,20 +378,20 @@ export function titleSection(
 
 /**
  * Subtitle section, rules `subtitle.*`: present, within 30 characters, using at least 80 % of
- * them, repeating no title word. When no source could read the subtitle (`unknown`, e.g. no
- * product page) it is not judged (score null).
+ * them, repeating no title word. When no source could read the subtitle (`unreadable` gives
+ * why, see {@link unreadableWhy}) it is not judged (score null).
  */
 export function subtitleSection(
   title: string,
   subtitle: string | null,
   userKeywords: string | null | undefined,
-  unknown = false,
+  unreadable: string | null = null,
 ): TSectionAnalysis {
   const check = checkSubtitle(subtitle);
-  if (unknown && !subtitle) {
+  if (unreadable !== null && !subtitle) {
     return notJudgedSection(
       'subtitle',
-      'Not judged: the subtitle could not be read from the store (no product page was available).',
+      `Not judged: the subtitle could not be read from the store (${unreadable}).`,
       'The subtitle could not be read.',
       {
         improvements: [

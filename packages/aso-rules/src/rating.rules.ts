@@ -1,5 +1,12 @@
 import type { TAppListing, TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
-import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
+import {
+  failed,
+  notApplicable,
+  passed,
+  scoreOf,
+  notJudgedSection,
+  unreadableWhy,
+} from './rules.catalogue';
 import { HEALTHY_RATING } from './limits.constants';
 
 /** Parses a rating text ('4.8') to stars 0-5; null when it is not a number. */
@@ -60,7 +67,7 @@ export interface TCompetitorRating {
  * not judged.
  */
 export function ratingSection(
-  listing: Pick<TAppListing, 'rating' | 'reviewCount' | 'unknownFields'>,
+  listing: Pick<TAppListing, 'rating' | 'reviewCount' | 'unknownFields' | 'storeData'>,
   competitors: readonly TCompetitorRating[],
 ): TSectionAnalysis {
   const rating = parseRating(listing.rating);
@@ -68,7 +75,7 @@ export function ratingSection(
   if (listing.unknownFields.includes('rating') || rating === null) {
     return notJudgedSection(
       'rating',
-      'Not judged: the rating could not be read from the store.',
+      `Not judged: the rating could not be read from the store (${unreadableWhy(listing, 'rating')}).`,
       'The rating could not be read.',
       {
         improvements: [

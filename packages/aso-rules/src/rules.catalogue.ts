@@ -5,6 +5,8 @@ import type {
   TRuleSource,
   TRulesCatalogue,
   TSectionKey,
+  TAppListing,
+  TListingField,
 } from '@aso/contracts';
 
 /**
@@ -621,6 +623,18 @@ export function notJudgedSection(
     textSource: 'rules',
     ...extra,
   };
+}
+
+/**
+ * Why listing field `field` could not be read from the store, for a "not judged" text: the
+ * reason its store data record gives (e.g. 'not read from the 2025 page layout', 'product page:
+ * HTTP 503'), or 'no source could read it' for listings stored before that record existed.
+ */
+export function unreadableWhy(
+  listing: { storeData?: TAppListing['storeData'] },
+  field: TListingField,
+): string {
+  return listing.storeData?.fields[field]?.reason ?? 'no source could read it';
 }
 
 /** Section score 0-100: 100 minus the points of the failed rules, clamped at 0. */

@@ -14,3 +14,4 @@ export * from './auth';
 export * from './admin';
 export * from './analytics';
 export * from './env';
+export * from './web-config';

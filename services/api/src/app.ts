@@ -17,6 +17,7 @@ import { auditRoutes } from './routes/audit.routes';
 import { progressRoutes } from './routes/progress.routes';
 import { analyticsRoutes } from './routes/analytics.routes';
 import { webRoutes } from './routes/web.routes';
+import { webConfigRoutes } from './routes/web-config.routes';
 
 /** Options of {@link app}. */
 export interface AppOptions {
@@ -50,5 +51,6 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(auditRoutes, { prefix: '/api' });
   await fastify.register(progressRoutes, { prefix: '/api' });
   await fastify.register(analyticsRoutes, { prefix: '/api' });
+  await fastify.register(webConfigRoutes, { prefix: '/api' });
   await fastify.register(webRoutes);
 }

@@ -96,6 +96,12 @@ export const ZApiEnv = z.object({
   DATASET_CACHE_MB: z.coerce.number().min(0).default(128),
   /** Folder of the built web app to serve; empty disables. Default: the repo's `apps/web/dist`. */
   WEB_DIST_DIR: z.string().default(DEFAULT_WEB_DIST_DIR),
+  /**
+   * The creator's site offering a human ASO audit (http or https). The web app shows its
+   * consulting link and promo block only when this is set; read at run time (`GET
+   * /api/web-config`).
+   */
+  CONSULTING_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
   /** Heartbeat comment interval on SSE streams (ms). */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(1000).default(15_000),
 });

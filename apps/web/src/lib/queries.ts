@@ -7,7 +7,13 @@
  * - feedback -> `['/api/feedback', auditId]`
  */
 import { queryOptions } from '@tanstack/react-query';
-import { ZAudit, ZCheckUserAnswer, ZSavedAudit, type TCheckUserAnswer } from '@aso/contracts';
+import {
+  ZAudit,
+  ZCheckUserAnswer,
+  ZSavedAudit,
+  ZWebConfig,
+  type TCheckUserAnswer,
+} from '@aso/contracts';
 import { apiFetch, arrayOf } from './api';
 import { clearSessionToken } from './session';
 
@@ -59,4 +65,23 @@ export const savedAuditsQuery = () =>
     queryKey: savedAuditsKey,
     queryFn: ({ signal }) =>
       apiFetch('/api/saved-audits', { schema: arrayOf(ZSavedAudit), signal }),
+  });
+
+/** Key of `GET /api/web-config`. */
+export const webConfigKey = ['/api/web-config'] as const;
+
+/**
+ * The run-time settings of the web app (the consulting link). Read once per page load; a
+ * failed read counts as "nothing configured", so the link and promo stay hidden.
+ */
+export const webConfigQuery = () =>
+  queryOptions({
+    queryKey: webConfigKey,
+    queryFn: async ({ signal }) => {
+      try {
+        return await apiFetch('/api/web-config', { schema: ZWebConfig, signal });
+      } catch {
+        return { consultingUrl: null };
+      }
+    },
   });

@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseApiEnv } from '../env';
@@ -31,6 +32,11 @@ describe('webRoutes', () => {
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'index.html'), INDEX_HTML);
     writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+    // The build's precompressed copies (apps/web vite.config.ts writes them beside each file).
+    const big = `export const text = ${JSON.stringify('ASO '.repeat(5000))};`;
+    writeFileSync(join(dir, 'assets', 'big-def456.js'), big);
+    writeFileSync(join(dir, 'assets', 'big-def456.js.br'), brotliCompressSync(big));
+    writeFileSync(join(dir, 'assets', 'big-def456.js.gz'), gzipSync(big));
     app = await buildApp(dir);
   });
 
@@ -60,6 +66,40 @@ describe('webRoutes', () => {
     expect(res.headers['content-type']).toMatch(/javascript/);
     expect(res.body).toBe('console.log("app")');
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the precompressed copy Accept-Encoding asks for, keeping the long cache', async () => {
+    const url = '/assets/big-def456.js';
+    const original = String(
+      (await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } })).body,
+    );
+    const cases: [string | undefined, string | undefined][] = [
+      ['br, gzip', 'br'],
+      ['gzip, deflate', 'gzip'],
+      ['gzip;q=1, br;q=0', 'gzip'],
+      ['deflate', undefined],
+      [undefined, undefined],
+    ];
+    for (const [accept, coding] of cases) {
+      const res = await app.inject({
+        method: 'GET',
+        url,
+        headers: accept === undefined ? {} : { 'accept-encoding': accept },
+      });
+      expect(res.statusCode, String(accept)).toBe(200);
+      expect(res.headers['content-encoding'], String(accept)).toBe(coding);
+      expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(String(res.headers.vary)).toMatch(/accept-encoding/i);
+      const body =
+        coding === 'br'
+          ? brotliDecompressSync(res.rawPayload).toString()
+          : coding === 'gzip'
+            ? gunzipSync(res.rawPayload).toString()
+            : res.body;
+      expect(body).toBe(original);
+      if (coding) expect(res.rawPayload.length).toBeLessThan(original.length / 10);
+    }
   });
 
   it('never answers API paths or missing files with the app', async () => {

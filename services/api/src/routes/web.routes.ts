@@ -56,7 +56,8 @@ function decodePathname(url: string): string | null {
  * Serves the built web app (`config.WEB_DIST_DIR`, normally `apps/web/dist`) with security
  * headers (helmet + the CSP above) on every answer of this plugin:
  * - files of the build, read on each request (hashed `/assets/*` cached for a year, the rest
- *   revalidated); a missing file answers the JSON 404;
+ *   revalidated), precompressed at build and sent in the coding Accept-Encoding asks for (br,
+ *   gzip); a missing file answers the JSON 404;
  * - any other GET that is not under `/api` and does not name a file: `index.html`, so the
  *   client router handles `/`, `/results/:id`, `/admin` and its own 404 page.
  * When the folder has no `index.html` (not built, or WEB_DIST_DIR empty) nothing is served
@@ -84,6 +85,10 @@ export const webRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(fastifyStatic, {
     root,
     serve: false,
+    // The build writes `.br` and `.gz` beside each text asset (apps/web vite.config.ts): the
+    // one Accept-Encoding prefers is sent as it is, with `Vary: accept-encoding`; without one
+    // (or for a file without them) the plain file.
+    preCompressed: true,
     setHeaders: (reply, filePath) => {
       void reply.header(
         'cache-control',

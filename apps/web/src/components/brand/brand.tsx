@@ -8,16 +8,6 @@ export const PRODUCT_TAGLINE = 'a robot for ASO audits and analysis';
 /** Side text of the login screen (spec section 2). */
 export const PRODUCT_SIDE_TEXT = 'a system for ASO analysis · iOS only · alpha';
 
-/**
- * Where the product's creator offers a real, human ASO audit (spec section 1: the sidebar's
- * external consulting link and the results page's promo block). The spec does not name the
- * site, so it is configuration: set `VITE_CONSULTING_URL` at build time; the default is a
- * placeholder on the reserved example.com domain.
- */
-export const CONSULTING_URL: string =
-  (import.meta.env.VITE_CONSULTING_URL as string | undefined) ??
-  'https://example.com/human-aso-audit';
-
 /** The robot mark. */
 export function BrandMark({ className }: { className?: string }) {
   return (

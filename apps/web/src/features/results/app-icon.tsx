@@ -1,8 +1,11 @@
 import { ImageOffIcon } from 'lucide-react';
-import { useState } from 'react';
 import { cn } from '@/lib/utils';
+import { StoreImage } from './store-image';
 
-/** An app icon from the store; a neutral tile when there is none or it fails to load. */
+/**
+ * An app icon from the store (square); a labelled square placeholder when there is none or it
+ * fails to load (see {@link StoreImage}).
+ */
 export function AppIcon({
   src,
   name,
@@ -12,12 +15,14 @@ export function AppIcon({
   name: string | null;
   className?: string;
 }) {
-  const [failed, setFailed] = useState(false);
-  if (!src || failed) {
+  const alt = name ? `${name} icon` : 'App icon';
+  if (!src) {
     return (
       <span
+        role="img"
+        aria-label={alt}
         className={cn(
-          'flex shrink-0 items-center justify-center border bg-muted text-muted-foreground',
+          'flex aspect-square shrink-0 items-center justify-center border bg-muted text-muted-foreground',
           className,
         )}
       >
@@ -25,14 +30,5 @@ export function AppIcon({
       </span>
     );
   }
-  return (
-    <img
-      src={src}
-      alt={name ? `${name} icon` : 'App icon'}
-      loading="lazy"
-      referrerPolicy="no-referrer"
-      onError={() => setFailed(true)}
-      className={cn('shrink-0 border bg-muted object-cover', className)}
-    />
-  );
+  return <StoreImage src={src} alt={alt} label="Icon" aspectRatio="1 / 1" className={className} />;
 }

@@ -243,7 +243,9 @@ function InAppEvents({ audit }: { audit: TAudit }) {
             <StoreImage
               src={event.eventImage}
               alt={`${event.eventName} event artwork`}
-              className="h-14 w-24 rounded-md"
+              label="Event artwork"
+              aspectRatio="16 / 9"
+              className="h-14 w-auto rounded-md"
             />
           )}
           <div className="min-w-0 space-y-0.5">

@@ -31,6 +31,7 @@ import { CompetitorTable } from './competitor-table';
 import { FeedbackBox } from './feedback-box';
 import { PromoBlock } from './promo-block';
 import { StoreDataLine } from './store-data-line';
+import { StoreImagesNotice, useStoreImageFailures } from './store-image';
 import { VisualAssets } from './visual-assets';
 
 /** True for answers that mean "no such audit for you" (unknown, foreign or malformed id). */
@@ -134,6 +135,7 @@ export interface AuditResultProps {
 /** The result view. */
 export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditResultProps) {
   const query = useQuery(auditQuery(auditId));
+  const images = useStoreImageFailures();
   if (query.isError && isAuditNotFound(query.error))
     return <AuditNotFound onBack={onBack ?? onNewAnalysis} />;
   const audit = query.data;
@@ -205,7 +207,8 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
       )}
 
       {audit && audit.status === 'done' && (
-        <>
+        <images.Provider>
+          {images.failed && <StoreImagesNotice />}
           <div className="space-y-3">
             <AppHeaderCard audit={audit} />
             <StoreDataLine storeData={audit.storeData} />
@@ -216,7 +219,7 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
           {variant === 'page' && <CompetitorScreenshots audit={audit} />}
           {variant === 'page' && <PromoBlock />}
           <FeedbackBox auditId={audit.id} />
-        </>
+        </images.Provider>
       )}
     </div>
   );

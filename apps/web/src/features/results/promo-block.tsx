@@ -1,9 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
 import { ArrowUpRightIcon, UserRoundCheckIcon } from 'lucide-react';
-import { CONSULTING_URL } from '@/components/brand/brand';
 import { Button } from '@/components/ui/button';
+import { webConfigQuery } from '@/lib/queries';
 
-/** The creator's promo block offering a real, human ASO audit (spec sections 1-2). */
+/**
+ * The creator's promo block offering a real, human ASO audit (spec sections 1-2); shown only
+ * when the operator configured the consulting site (`CONSULTING_URL`), never a placeholder.
+ */
 export function PromoBlock() {
+  const consultingUrl = useQuery(webConfigQuery()).data?.consultingUrl ?? null;
+  if (!consultingUrl) return null;
   return (
     <section
       className="relative overflow-hidden rounded-xl bg-sidebar p-6 text-sidebar-foreground shadow-sm sm:p-8"
@@ -27,7 +33,7 @@ export function PromoBlock() {
           </div>
         </div>
         <Button asChild className="bg-white text-sidebar hover:bg-white/90">
-          <a href={CONSULTING_URL} target="_blank" rel="noopener noreferrer">
+          <a href={consultingUrl} target="_blank" rel="noopener noreferrer">
             get a human ASO audit <ArrowUpRightIcon />
           </a>
         </Button>

@@ -1,6 +1,18 @@
 import { cn } from '@/lib/utils';
 import { StoreImage } from './store-image';
 
+/** Portrait iPhone screenshots (392 x 848 points) when a URL does not tell its size. */
+const DEFAULT_ASPECT = '392 / 848';
+
+/**
+ * The width / height a store artwork URL names ('.../1290x2796bb.jpg' -> '1290 / 2796'), else
+ * the iPhone portrait default: the placeholder of a failed image keeps the image's shape.
+ */
+export function aspectFromUrl(url: string): string {
+  const match = /\/(\d{2,5})x(\d{2,5})[a-z]*\.(?:jpe?g|png|webp)(?:$|[?#])/i.exec(url);
+  return match ? `${match[1]} / ${match[2]}` : DEFAULT_ASPECT;
+}
+
 /** A horizontal, scroll-snapping strip of screenshots. */
 export function ScreenshotStrip({
   urls,
@@ -28,8 +40,9 @@ export function ScreenshotStrip({
           key={`${url}-${i}`}
           src={url}
           alt={`${label} screenshot ${i + 1}`}
-          className="h-72 w-auto min-w-32 snap-start rounded-xl shadow-xs sm:h-96 sm:min-w-44"
-          placeholderClassName="aspect-[392/848]"
+          label={`Screenshot ${i + 1}`}
+          aspectRatio={aspectFromUrl(url)}
+          className="h-72 w-auto snap-start rounded-xl shadow-xs sm:h-96"
         />
       ))}
     </div>

@@ -1,36 +1,99 @@
-import { ImageOffIcon } from 'lucide-react';
-import { useState } from 'react';
+import { ImageOffIcon, WifiOffIcon } from 'lucide-react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useMemo,
+  useState,
+  type CSSProperties,
+  type ReactNode,
+} from 'react';
 import { cn } from '@/lib/utils';
 
+/** Told once per image that fails to load, so a view can explain it once. */
+const ImageFailureContext = createContext<() => void>(() => undefined);
+
+/** What {@link useStoreImageFailures} gives a view. */
+export interface TStoreImageFailures {
+  /** True once any store image below the provider failed to load. */
+  failed: boolean;
+  /** Wrap the view's images in it. */
+  Provider: (props: { children: ReactNode }) => ReactNode;
+}
+
 /**
- * An image from the store's CDN; a neutral placeholder of the same box replaces it when it
- * cannot load (offline, expired artwork URL), instead of the browser's broken-image glyph.
+ * Counts failed store images under one view (the results), so the view can say once, not once
+ * per image, why they are missing: offline mode (recorded store data, no internet) or a CDN
+ * hiccup.
  */
-export function StoreImage({
-  src,
-  alt,
-  className,
-  placeholderClassName,
-}: {
+export function useStoreImageFailures(): TStoreImageFailures {
+  const [failed, setFailed] = useState(false);
+  const report = useCallback(() => setFailed(true), []);
+  const Provider = useMemo(
+    () =>
+      function StoreImageFailureProvider({ children }: { children: ReactNode }) {
+        return (
+          <ImageFailureContext.Provider value={report}>{children}</ImageFailureContext.Provider>
+        );
+      },
+    [report],
+  );
+  return { failed, Provider };
+}
+
+/** The one notice of a view whose store images did not load. */
+export function StoreImagesNotice() {
+  return (
+    <p
+      role="status"
+      className="flex items-start gap-2 rounded-lg border border-dashed bg-muted/50 px-4 py-3 text-sm text-muted-foreground"
+      data-testid="store-images-notice"
+    >
+      <WifiOffIcon className="mt-0.5 size-4 shrink-0" />
+      <span>
+        Store images (icons, screenshots, event artwork) could not be loaded. They come from
+        Apple&apos;s servers and need an internet connection; in offline mode placeholders of the
+        same shape stand in for them.
+      </span>
+    </p>
+  );
+}
+
+/** Props of {@link StoreImage}. */
+export interface StoreImageProps {
   src: string;
   alt: string;
+  /** Short text of the placeholder, e.g. 'Screenshot 3' or 'Icon'. */
+  label: string;
+  /** Width / height of the image, e.g. '392 / 848'; keeps the placeholder's shape. */
+  aspectRatio?: string;
   className?: string;
-  /** Extra classes of the placeholder, e.g. an aspect ratio when the image sets its own width. */
-  placeholderClassName?: string;
-}) {
-  const [failed, setFailed] = useState(false);
-  if (failed) {
+}
+
+/**
+ * An image from the store's CDN. When it cannot load (offline, expired artwork URL) a small
+ * placeholder of the same box and aspect ratio, with an icon and `label`, takes its place
+ * instead of the browser's broken-image glyph, and the enclosing view is told once.
+ */
+export function StoreImage({ src, alt, label, aspectRatio, className }: StoreImageProps) {
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const report = useContext(ImageFailureContext);
+  const style: CSSProperties | undefined = aspectRatio ? { aspectRatio } : undefined;
+  if (failedSrc === src) {
     return (
       <span
         role="img"
         aria-label={alt}
+        title={`${label}: image not available`}
+        style={style}
         className={cn(
-          'flex shrink-0 items-center justify-center border bg-muted text-muted-foreground/60',
+          'flex shrink-0 flex-col items-center justify-center gap-1 overflow-hidden border border-dashed bg-muted p-1 text-center text-muted-foreground',
           className,
-          placeholderClassName,
         )}
+        data-testid="image-placeholder"
       >
-        <ImageOffIcon className="size-6" />
+        <ImageOffIcon className="size-4 shrink-0 opacity-70" />
+        <span className="line-clamp-2 text-[10px] leading-tight font-medium">{label}</span>
       </span>
     );
   }
@@ -40,7 +103,11 @@ export function StoreImage({
       alt={alt}
       loading="lazy"
       referrerPolicy="no-referrer"
-      onError={() => setFailed(true)}
+      style={style}
+      onError={() => {
+        setFailedSrc(src);
+        report();
+      }}
       className={cn('shrink-0 border bg-muted object-cover', className)}
     />
   );

@@ -11,7 +11,8 @@ import {
   UserIcon,
 } from 'lucide-react';
 import { useLocation } from 'react-router';
-import { BrandMark, CONSULTING_URL, PRODUCT_NAME, PRODUCT_TAGLINE } from '@/components/brand/brand';
+import { useQuery } from '@tanstack/react-query';
+import { BrandMark, PRODUCT_NAME, PRODUCT_TAGLINE } from '@/components/brand/brand';
 import { Badge } from '@/components/ui/badge';
 import {
   Sidebar,
@@ -30,6 +31,7 @@ import {
 } from '@/components/ui/sidebar';
 import { SavedDashboardsList } from '@/features/dashboard';
 import { useAuth } from '@/features/auth/auth.context';
+import { webConfigQuery } from '@/lib/queries';
 import { useMainScreen, type TMainTab } from './main-screen.context';
 import { SavedAuditsList } from './saved-audits-list';
 
@@ -44,6 +46,7 @@ export function AppSidebar() {
   const { tab, setTab } = useMainScreen();
   const { setOpenMobile } = useSidebar();
   const { pathname } = useLocation();
+  const consultingUrl = useQuery(webConfigQuery()).data?.consultingUrl ?? null;
 
   return (
     <Sidebar collapsible="icon" data-testid="app-sidebar">
@@ -101,22 +104,27 @@ export function AppSidebar() {
         </SidebarGroup>
       </SidebarContent>
       <SidebarFooter>
-        <SidebarMenu>
-          <SidebarMenuItem>
-            <SidebarMenuButton asChild tooltip="get a human ASO audit">
-              <a
-                href={CONSULTING_URL}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="text-sidebar-primary"
-              >
-                <ExternalLinkIcon />
-                <span>get a human ASO audit</span>
-              </a>
-            </SidebarMenuButton>
-          </SidebarMenuItem>
-        </SidebarMenu>
-        <SidebarSeparator className="mx-0" />
+        {consultingUrl && (
+          <>
+            <SidebarMenu>
+              <SidebarMenuItem>
+                <SidebarMenuButton asChild tooltip="get a human ASO audit">
+                  <a
+                    href={consultingUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="text-sidebar-primary"
+                    data-testid="consulting-link"
+                  >
+                    <ExternalLinkIcon />
+                    <span>get a human ASO audit</span>
+                  </a>
+                </SidebarMenuButton>
+              </SidebarMenuItem>
+            </SidebarMenu>
+            <SidebarSeparator className="mx-0" />
+          </>
+        )}
         <div className="flex items-center gap-2 rounded-md px-1 py-1 group-data-[collapsible=icon]:flex-col group-data-[collapsible=icon]:px-0">
           <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-sidebar-accent text-sidebar-accent-foreground">
             <UserIcon className="size-4" />

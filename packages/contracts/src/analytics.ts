@@ -355,6 +355,10 @@ export const ZDashboardConfig = z.object({
   headers: z.array(ZText),
   totalRows: z.number().int().nonnegative(),
   createdFrom: z.literal('csv_upload'),
+  /** The date range applied when the dashboard was saved; reopening applies it again. */
+  dateRange: ZDateRange.optional(),
+  /** The metric columns selected in the chart when saved. */
+  selectedMetrics: z.array(ZText.max(300)).max(200).optional(),
 });
 export type TDashboardConfig = z.infer<typeof ZDashboardConfig>;
 

@@ -12,3 +12,4 @@ export * from './repositories/snapshot.repository';
 export * from './repositories/store-read.repository';
 export * from './repositories/analytics.repository';
 export * from './repositories/admin.repository';
+export * from './repositories/document.repository';

@@ -190,6 +190,22 @@ export interface DashboardTable {
   created_at: CreatedAt;
 }
 
+/**
+ * `documents`: the rendered PDF of an audit or a dashboard, one per owner and subject;
+ * `version` fingerprints what it was rendered from (a changed subject renders again).
+ */
+export interface DocumentTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: 'audit' | 'dashboard';
+  subject_id: string;
+  version: string;
+  file_name: string;
+  pdf: Buffer;
+  pages: number;
+  rendered_at: Generated<Date>;
+}
+
 /** The whole database as kysely sees it. */
 export interface Database {
   access_codes: AccessCodeTable;
@@ -204,6 +220,7 @@ export interface Database {
   datasets: DatasetTable;
   dataset_chunks: DatasetChunkTable;
   dashboards: DashboardTable;
+  documents: DocumentTable;
 }
 
 export type AccessCodeRow = Selectable<AccessCodeTable>;
@@ -221,3 +238,4 @@ export type UploadRow = Selectable<UploadTable>;
 export type DatasetRow = Selectable<DatasetTable>;
 export type DatasetChunkRow = Selectable<DatasetChunkTable>;
 export type DashboardRow = Selectable<DashboardTable>;
+export type DocumentRow = Selectable<DocumentTable>;

@@ -240,7 +240,8 @@ describe('audits, saved audits and feedback belong to their owner', () => {
         ).statusCode,
       ).toBe(403);
 
-      // Saved audits: own list newest first, a blank name is built, someone else's is 404.
+      // Saved audits: saved once per audit (saving again answers the saved one), a blank name
+      // is built, someone else's is 404.
       const s1 = await inject('POST', '/api/saved-audits', a, {
         auditId: id,
         name: '  My audit  ',
@@ -248,6 +249,28 @@ describe('audits, saved audits and feedback belong to their owner', () => {
       });
       expect(s1.statusCode).toBe(200);
       expect(s1.json()).toMatchObject({ auditId: id, name: 'My audit', storefront: 'us' });
+      const again = await inject('POST', '/api/saved-audits', a, {
+        auditId: id,
+        name: '',
+        storefront: 'gb',
+      });
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toEqual(s1.json());
+      expect((await inject('GET', '/api/saved-audits', a)).json<unknown[]>()).toHaveLength(1);
+      expect(
+        (
+          await inject('POST', '/api/saved-audits', a, {
+            auditId: id,
+            name: 'x',
+            storefront: 'usa',
+          })
+        ).statusCode,
+      ).toBe(400);
+      expect((await inject('GET', '/api/saved-audits', b)).json()).toEqual([]);
+      const s1Id = s1.json<{ id: string }>().id;
+      expect((await inject('DELETE', `/api/saved-audits/${s1Id}`, b)).statusCode).toBe(404);
+      expect((await inject('DELETE', `/api/saved-audits/${s1Id}`, a)).statusCode).toBe(204);
+      expect((await inject('DELETE', `/api/saved-audits/${s1Id}`, a)).statusCode).toBe(404);
       const s2 = await inject('POST', '/api/saved-audits', a, {
         auditId: id,
         name: '',
@@ -260,25 +283,10 @@ describe('audits, saved audits and feedback belong to their owner', () => {
         `App 324684580 GB ${dd}-${mm}-${now.getFullYear()}`,
       );
       expect(
-        (
-          await inject('POST', '/api/saved-audits', a, {
-            auditId: id,
-            name: 'x',
-            storefront: 'usa',
-          })
-        ).statusCode,
-      ).toBe(400);
-      const list = (await inject('GET', '/api/saved-audits', a)).json<Array<{ id: string }>>();
-      expect(list.map((s) => s.id)).toEqual([
-        s2.json<{ id: string }>().id,
-        s1.json<{ id: string }>().id,
-      ]);
-      expect((await inject('GET', '/api/saved-audits', b)).json()).toEqual([]);
-      const s1Id = s1.json<{ id: string }>().id;
-      expect((await inject('DELETE', `/api/saved-audits/${s1Id}`, b)).statusCode).toBe(404);
-      expect((await inject('DELETE', `/api/saved-audits/${s1Id}`, a)).statusCode).toBe(204);
-      expect((await inject('DELETE', `/api/saved-audits/${s1Id}`, a)).statusCode).toBe(404);
-      expect((await inject('GET', '/api/saved-audits', a)).json<unknown[]>()).toHaveLength(1);
+        (await inject('GET', '/api/saved-audits', a))
+          .json<Array<{ id: string }>>()
+          .map((x) => x.id),
+      ).toEqual([s2.json<{ id: string }>().id]);
 
       // Feedback: trimmed, non-empty, at most 5000 characters, owner only.
       const fb = await inject('POST', '/api/feedback', a, {

@@ -185,8 +185,8 @@ export async function failAudit(db: Db, id: string, message: string): Promise<bo
 export async function insertSavedAudit(
   db: Db,
   input: { userId: string; auditId: string; name: string; storefront: string },
-): Promise<SavedAuditRow> {
-  return db
+): Promise<{ row: SavedAuditRow; created: boolean }> {
+  const inserted = await db
     .insertInto('saved_audits')
     .values({
       user_id: input.userId,
@@ -194,8 +194,18 @@ export async function insertSavedAudit(
       name: input.name,
       storefront: input.storefront,
     })
+    // One saved audit per user and audit (migration 0007): a second save keeps the first.
+    .onConflict((oc) => oc.columns(['user_id', 'audit_id']).doNothing())
     .returningAll()
+    .executeTakeFirst();
+  if (inserted) return { row: inserted, created: true };
+  const existing = await db
+    .selectFrom('saved_audits')
+    .selectAll()
+    .where('user_id', '=', input.userId)
+    .where('audit_id', '=', input.auditId)
     .executeTakeFirstOrThrow();
+  return { row: existing, created: false };
 }
 
 /** The user's saved audits, newest first. */

@@ -268,8 +268,9 @@ export function toFeedback(row: FeedbackRow): TFeedback {
 
 /**
  * Saves the user's own audit (spec section 3, Saved audit). The name is the body's, or when it
- * is blank '<app name> <CC> <dd-mm-yyyy>' built from the audit (`buildSavedAuditName`). 404
- * when the audit does not exist or is someone else's.
+ * is blank '<app name> <CC> <dd-mm-yyyy>' built from the audit (`buildSavedAuditName`). An
+ * audit is saved once per user: saving it again answers the saved audit already there (its
+ * first name kept). 404 when the audit does not exist or is someone else's.
  */
 export async function saveAudit(
   db: Db,
@@ -281,9 +282,13 @@ export async function saveAudit(
   if (!audit) throw notFound('Audit not found');
   const name =
     body.name || buildSavedAuditName(audit.app_name ?? `App ${audit.app_id}`, body.storefront, now);
-  return toSavedAudit(
-    await insertSavedAudit(db, { userId, auditId: audit.id, name, storefront: body.storefront }),
-  );
+  const { row } = await insertSavedAudit(db, {
+    userId,
+    auditId: audit.id,
+    name,
+    storefront: body.storefront,
+  });
+  return toSavedAudit(row);
 }
 
 /** The user's saved audits, newest first. */

@@ -129,6 +129,7 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
     <div className="flex flex-col gap-6">
       <DashboardToolbar
         current={current}
+        view={{ dateRange: range, selectedMetrics: selected }}
         ready={ready}
         expired={chartState.kind === 'expired'}
         onExport={() => exportRange(current, info.headers, entries, range)}
@@ -179,11 +180,14 @@ function exportRange(
 
 function DashboardToolbar({
   current,
+  view,
   ready,
   expired,
   onExport,
 }: {
   current: TOpenDashboard;
+  /** What the dashboard shows now, saved with it and applied again when it is reopened. */
+  view: { dateRange: { start: string; end: string }; selectedMetrics: string[] };
   ready: boolean;
   /** The dataset is gone: nothing to download. */
   expired: boolean;
@@ -213,6 +217,8 @@ function DashboardToolbar({
           headers: current.headers,
           totalRows: current.totalRows,
           createdFrom: 'csv_upload',
+          dateRange: view.dateRange,
+          selectedMetrics: view.selectedMetrics,
         },
       });
       markSaved(saved.id, saved.name);

@@ -65,9 +65,20 @@ export function useDashboardState(): TDashboardState {
   return useSyncExternalStore(subscribe, getDashboardState, getDashboardState);
 }
 
-/** Opens a dataset (after a merge or from a saved dashboard): hides the upload panel, resets range and metrics. */
-export function openDataset(dashboard: TOpenDashboard): void {
-  set({ current: dashboard, showUpload: false, appliedRange: null, selectedMetrics: null });
+/**
+ * Opens a dataset (after a merge or from a saved dashboard): hides the upload panel and applies
+ * `view` (a saved dashboard's range and metrics), or the dataset's defaults.
+ */
+export function openDataset(
+  dashboard: TOpenDashboard,
+  view: { appliedRange?: TDateRange | null; selectedMetrics?: string[] | null } = {},
+): void {
+  set({
+    current: dashboard,
+    showUpload: false,
+    appliedRange: view.appliedRange ?? null,
+    selectedMetrics: view.selectedMetrics ?? null,
+  });
 }
 
 /** 'generate new dashboard': shows the upload panel again; the open dataset stays below it. */

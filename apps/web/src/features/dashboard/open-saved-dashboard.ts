@@ -25,15 +25,19 @@ export function openSavedDashboard(dashboard: TSavedDashboard): boolean {
     toast({ variant: 'destructive', title: LOAD_TEXTS.title, description: LOAD_TEXTS.incomplete });
     return false;
   }
-  openDataset({
-    downloadId: config.downloadId,
-    appName: dashboard.appName,
-    territory: dashboard.territory,
-    headers: config.headers,
-    totalRows: config.totalRows,
-    savedId: dashboard.id,
-    name: dashboard.name,
-  });
+  openDataset(
+    {
+      downloadId: config.downloadId,
+      appName: dashboard.appName,
+      territory: dashboard.territory,
+      headers: config.headers,
+      totalRows: config.totalRows,
+      savedId: dashboard.id,
+      name: dashboard.name,
+    },
+    // The view saved with it: its date range and the metrics selected in the chart.
+    { appliedRange: config.dateRange ?? null, selectedMetrics: config.selectedMetrics ?? null },
+  );
   return true;
 }
 

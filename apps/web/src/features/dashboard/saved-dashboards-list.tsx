@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LayoutDashboard } from 'lucide-react';
+import { useLocation } from 'react-router';
 import { useSidebar } from '@/components/ui/sidebar';
 import { useMainScreen } from '@/features/shell/main-screen.context';
 import { SavedItemList } from '@/features/shell/saved-item-list';
@@ -9,7 +10,7 @@ import {
   deleteDashboard,
   type TSavedDashboard,
 } from './dashboard.api';
-import { forgetSaved } from './dashboard.store';
+import { forgetSaved, useDashboardState } from './dashboard.store';
 
 /**
  * The sidebar's saved dashboards (spec section 2): a click opens one in the dashboard tab (the
@@ -19,7 +20,9 @@ import { forgetSaved } from './dashboard.store';
  */
 export function SavedDashboardsList() {
   const queryClient = useQueryClient();
-  const { openDashboard } = useMainScreen();
+  const { openDashboard, tab } = useMainScreen();
+  const { pathname } = useLocation();
+  const openId = useDashboardState().current?.savedId ?? null;
   const { setOpenMobile } = useSidebar();
   const list = useQuery(dashboardsQuery());
   const remove = useMutation({
@@ -38,6 +41,7 @@ export function SavedDashboardsList() {
       icon={LayoutDashboard}
       emptyText="No saved dashboards yet"
       testId="saved-dashboards"
+      isOpen={(item) => pathname === '/' && tab === 'dashboard' && item.id === openId}
       onOpen={(item) => {
         openDashboard(item.id);
         setOpenMobile(false);

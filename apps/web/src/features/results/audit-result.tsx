@@ -9,6 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   AlertTriangleIcon,
   ArrowLeftIcon,
+  CheckIcon,
   FileSearchIcon,
   Loader2Icon,
   RotateCcwIcon,
@@ -23,7 +24,7 @@ import { useAuth } from '@/features/auth/auth.context';
 import { ApiError, apiFetch } from '@/lib/api';
 import { savedAuditName } from '@/lib/audit.helpers';
 import { formatDuration } from '@/lib/format.helpers';
-import { auditQuery, savedAuditsKey } from '@/lib/queries';
+import { auditQuery, savedAuditsKey, savedAuditsQuery } from '@/lib/queries';
 import { AppHeaderCard } from './app-header-card';
 import { AsoAnalysis } from './aso-analysis';
 import { CompetitorScreenshots } from './competitor-screenshots';
@@ -76,6 +77,7 @@ function ResultSkeleton() {
 function SaveAuditButton({ audit }: { audit: TAudit | undefined }) {
   const { user } = useAuth();
   const queryClient = useQueryClient();
+  const saved = useQuery(savedAuditsQuery()).data?.find((s) => s.auditId === audit?.id);
   const save = useMutation({
     mutationFn: (a: TAudit) => {
       const name = savedAuditName(a, new Date());
@@ -85,8 +87,8 @@ function SaveAuditButton({ audit }: { audit: TAudit | undefined }) {
         schema: ZSavedAudit,
       });
     },
-    onSuccess: (saved) => {
-      toast({ title: 'Audit Saved', description: `Saved as "${saved.name}".` });
+    onSuccess: (answer) => {
+      toast({ title: 'Audit Saved', description: `Saved as "${answer.name}".` });
       void queryClient.invalidateQueries({ queryKey: savedAuditsKey });
     },
     onError: () =>
@@ -96,10 +98,24 @@ function SaveAuditButton({ audit }: { audit: TAudit | undefined }) {
         variant: 'destructive',
       }),
   });
+  if (saved) {
+    return (
+      <Button
+        variant="outline"
+        disabled
+        title={`Saved as "${saved.name}"`}
+        data-testid="save-audit"
+        data-saved="true"
+      >
+        <CheckIcon /> saved
+      </Button>
+    );
+  }
   return (
     <Button
       variant="outline"
       disabled={save.isPending}
+      data-testid="save-audit"
       onClick={() => {
         if (!audit || audit.status !== 'done') {
           toast({

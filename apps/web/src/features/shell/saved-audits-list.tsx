@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FileTextIcon } from 'lucide-react';
 import type { TSavedAudit } from '@aso/contracts';
+import { useLocation } from 'react-router';
 import { useSidebar } from '@/components/ui/sidebar';
 import { apiFetch } from '@/lib/api';
 import { savedAuditsKey, savedAuditsQuery } from '@/lib/queries';
@@ -10,7 +11,8 @@ import { SavedItemList } from './saved-item-list';
 /** The sidebar's saved audits: click opens the audit in the audit tab (spec section 4). */
 export function SavedAuditsList() {
   const queryClient = useQueryClient();
-  const { openAudit } = useMainScreen();
+  const { openAudit, tab, auditView } = useMainScreen();
+  const { pathname } = useLocation();
   const { setOpenMobile } = useSidebar();
   const list = useQuery(savedAuditsQuery());
   const remove = useMutation({
@@ -27,6 +29,13 @@ export function SavedAuditsList() {
       icon={FileTextIcon}
       emptyText="No saved audits yet"
       testId="saved-audits"
+      isOpen={(item) =>
+        pathname === `/results/${item.auditId}` ||
+        (pathname === '/' &&
+          tab === 'audit' &&
+          auditView.kind === 'result' &&
+          auditView.auditId === item.auditId)
+      }
       onOpen={(item) => {
         openAudit(item.auditId);
         setOpenMobile(false);

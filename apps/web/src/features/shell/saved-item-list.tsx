@@ -44,6 +44,8 @@ export interface SavedItemListProps<T extends SavedItem> {
   onDelete: (item: T) => Promise<unknown>;
   /** `data-testid` of the list (tests find entries by name inside it). */
   testId?: string;
+  /** The item open on screen, marked in the list. */
+  isOpen?: (item: T) => boolean;
 }
 
 /** The list, with the confirmation dialog and delete toasts. */
@@ -57,6 +59,7 @@ export function SavedItemList<T extends SavedItem>({
   onOpen,
   onDelete,
   testId,
+  isOpen,
 }: SavedItemListProps<T>) {
   const [pending, setPending] = useState<T | null>(null);
 
@@ -90,21 +93,33 @@ export function SavedItemList<T extends SavedItem>({
         {!isLoading && !isError && items?.length === 0 && (
           <li className="px-2 py-1 text-xs text-sidebar-foreground/60">{emptyText}</li>
         )}
-        {items?.map((item) => (
-          <SidebarMenuItem key={item.id}>
-            <SidebarMenuButton
-              onClick={() => onOpen(item)}
-              title={item.name}
-              data-testid={`saved-${kind}`}
-            >
-              <Icon />
-              <span>{item.name}</span>
-            </SidebarMenuButton>
-            <SidebarMenuAction aria-label={`Delete ${item.name}`} onClick={() => setPending(item)}>
-              <Trash2Icon />
-            </SidebarMenuAction>
-          </SidebarMenuItem>
-        ))}
+        {items?.map((item) => {
+          const open = isOpen?.(item) ?? false;
+          return (
+            <SidebarMenuItem key={item.id}>
+              <SidebarMenuButton
+                onClick={() => onOpen(item)}
+                title={item.name}
+                isActive={open}
+                aria-current={open ? 'page' : undefined}
+                className="h-auto min-h-8 items-start py-1.5 data-[active=true]:shadow-[inset_3px_0_0_var(--color-sidebar-primary)]"
+                data-testid={`saved-${kind}`}
+              >
+                <Icon className="mt-0.5" />
+                {/* The whole name (app, storefront or territory, date), on two lines if need be. */}
+                <div className="min-w-0 flex-1 leading-snug break-words whitespace-normal">
+                  {item.name}
+                </div>
+              </SidebarMenuButton>
+              <SidebarMenuAction
+                aria-label={`Delete ${item.name}`}
+                onClick={() => setPending(item)}
+              >
+                <Trash2Icon />
+              </SidebarMenuAction>
+            </SidebarMenuItem>
+          );
+        })}
       </SidebarMenu>
       <AlertDialog open={pending !== null} onOpenChange={(open) => !open && setPending(null)}>
         <AlertDialogContent>

@@ -7,7 +7,7 @@
  * 3. Clones a fresh database from the migrated template and picks a fresh Redis prefix.
  * 4. Starts the api (serving the build) on a free loopback port, with a generated
  *    `ADMIN_ACCESS_CODE`, and the scraper, analyzer and csv-merge workers in-process, their
- *    store origins pointed at the replay server.
+ *    store origins pointed at the replay server, and the render worker, pointed at the api.
  * 5. Provides `baseUrl`, `adminCode` and `replayUrl` to the tests; tears everything down after.
  */
 import { randomBytes } from 'node:crypto';
@@ -23,10 +23,14 @@ import { parseWorkerEnv as parseAnalyzerEnv } from '../services/analyzer/src/env
 import { startAnalyzer } from '../services/analyzer/src/service';
 import { parseWorkerEnv as parseCsvMergeEnv } from '../services/csv-merge/src/env';
 import { startCsvMerge } from '../services/csv-merge/src/service';
+import { parseRenderEnv } from '../services/render/src/env';
+import { startRender } from '../services/render/src/service';
 import { ensureWebBuild } from './support/web-build';
 import './support/provided';
 
 const LOG_LEVEL = process.env.E2E_LOG_LEVEL ?? 'warn';
+/** The consulting site the tests' api is configured with (a reserved example domain). */
+const CONSULTING_URL_OF_TESTS = 'https://aso.example/human-audit';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const cleanups: [string, () => Promise<unknown>][] = [];
@@ -89,6 +93,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
         PORT: '0',
         ADMIN_ACCESS_CODE: adminCode,
         WEB_DIST_DIR: webDistDir,
+        // The consulting link and promo show only when configured (constructed address).
+        CONSULTING_URL: CONSULTING_URL_OF_TESTS,
         // Every test signs up or in; the defaults would throttle a full run.
         AUTH_RATE_LIMIT_PER_MIN: '1000',
         ANALYZE_RATE_LIMIT_PER_MIN: '1000',
@@ -101,10 +107,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (!address || typeof address === 'string')
       throw new Error('api did not report a TCP address');
     const baseUrl = `http://127.0.0.1:${address.port}`;
+    // The render worker opens the web app's print pages on this api.
+    const render = await startRender(
+      parseRenderEnv({ ...workerEnv, RENDER_APP_URL: baseUrl, CONCURRENCY: '2' }),
+      { handleSignals: false },
+    );
+    cleanups.push(['render', () => render.close()]);
     await waitForAdminCode(baseUrl, adminCode);
 
     project.provide('baseUrl', baseUrl);
     project.provide('adminCode', adminCode);
+    project.provide('consultingUrl', CONSULTING_URL_OF_TESTS);
     project.provide('replayUrl', replay.url);
     project.provide('databaseUrl', database.url);
     console.log(

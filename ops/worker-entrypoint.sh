@@ -1,7 +1,7 @@
 #!/bin/sh
 # Entrypoint of the worker image (Dockerfile.worker): one image, several services.
 #
-#   WORKER=scraper|analyzer|csv-merge   runs that worker (its tree is /app/$WORKER)
+#   WORKER=scraper|analyzer|csv-merge|render   runs that worker (its tree is /app/$WORKER)
 #   WORKER=replay                       runs the App Store replay server (offline demos)
 #   worker-entrypoint.sh healthcheck    exits 0 when the service's health check answers 200
 #
@@ -16,9 +16,10 @@ case "$service" in
   scraper) port="${HEALTH_PORT:-9101}"; path=/healthz ;;
   analyzer) port="${HEALTH_PORT:-9102}"; path=/healthz ;;
   csv-merge) port="${HEALTH_PORT:-9103}"; path=/healthz ;;
+  render) port="${HEALTH_PORT:-9104}"; path=/healthz ;;
   replay) port="${STORE_REPLAY_PORT:-4100}"; path=/ ;;
   *)
-    echo "WORKER must be one of: scraper, analyzer, csv-merge, replay (got '${service}')" >&2
+    echo "WORKER must be one of: scraper, analyzer, csv-merge, render, replay (got '${service}')" >&2
     exit 64
     ;;
 esac

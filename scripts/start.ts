@@ -145,6 +145,10 @@ startProcess('api', 'services/api/src/main.ts');
 startProcess('scraper', 'services/scraper/src/main.ts');
 startProcess('analyzer', 'services/analyzer/src/main.ts');
 startProcess('csv-merge', 'services/csv-merge/src/main.ts');
+// PDF reports: opens the web app's print pages on this api in the system Chromium.
+startProcess('render', 'services/render/src/main.ts', {
+  RENDER_APP_URL: `http://127.0.0.1:${port}`,
+});
 
 if (await waitReady(`http://127.0.0.1:${port}/readyz`, 60_000)) {
   console.log(

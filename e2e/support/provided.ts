@@ -9,6 +9,8 @@ declare module 'vitest' {
     replayUrl: string;
     /** The api's (cloned) database, for tests that must change rows directly (e.g. expire a dataset). */
     databaseUrl: string;
+    /** The consulting site the api was started with (`CONSULTING_URL`). */
+    consultingUrl: string;
   }
 }
 

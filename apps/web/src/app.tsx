@@ -12,6 +12,7 @@ import { AdminPage } from '@/features/admin';
 import { AuthProvider, useAuth } from '@/features/auth/auth.context';
 import { LoginPage } from '@/features/auth/login-page';
 import { ResultPage } from '@/features/results/result-page';
+import { PrintAuditPage, PrintDashboardPage } from '@/features/print/print-pages';
 import { MainScreen } from '@/features/shell/main-screen';
 import { ShellLayout } from '@/features/shell/shell-layout';
 import { LoadingScreen, NotFoundPage } from '@/features/shell/status-pages';
@@ -37,6 +38,9 @@ const router = createBrowserRouter([
           { path: '/admin', element: <AdminPage /> },
         ],
       },
+      // The PDF reports' pages (opened by the render worker; printable by anyone signed in).
+      { path: '/print/audit/:id', element: <PrintAuditPage /> },
+      { path: '/print/dashboard/:id', element: <PrintDashboardPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -7,6 +7,7 @@ export const QUEUES = {
   scrape: 'scrape',
   analysis: 'analysis',
   csvMerge: 'csv-merge',
+  render: 'render',
   maintenance: 'maintenance',
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -52,6 +53,23 @@ export const ZMergeJob = z.object({
 });
 export type TMergeJob = z.infer<typeof ZMergeJob>;
 
+/**
+ * Payload of a `render-pdf` job: which audit or dashboard of which user to render as a PDF,
+ * and the fingerprint of what is rendered (stored with the PDF; a changed subject has a new
+ * one). Never a credential: the render worker opens its own short session.
+ */
+export const ZRenderPdfJob = z.object({
+  kind: z.enum(['audit', 'dashboard']),
+  subjectId: z.string().uuid(),
+  userId: z.string().uuid(),
+  version: z.string().regex(/^[0-9a-f]{16,64}$/),
+});
+export type TRenderPdfJob = z.infer<typeof ZRenderPdfJob>;
+
+/** BullMQ job id of the render of one version of a subject (three-part form BullMQ accepts). */
+export const renderJobId = (data: Pick<TRenderPdfJob, 'kind' | 'subjectId' | 'version'>) =>
+  `${data.kind}:${data.subjectId}:${data.version}`;
+
 /** Payload of the hourly `cleanup-expired` job. */
 export const ZCleanupJob = z.object({});
 export type TCleanupJob = z.infer<typeof ZCleanupJob>;
@@ -87,6 +105,18 @@ export const JOBS = {
     options: {
       attempts: 1,
       removeOnComplete: { age: 600, count: 500 },
+      removeOnFail: { age: 3600 },
+    },
+  },
+  'render-pdf': {
+    queue: QUEUES.render,
+    schema: ZRenderPdfJob,
+    options: {
+      attempts: 2,
+      backoff: { type: 'fixed', delay: 1_000 },
+      // The PDF is stored in PostgreSQL: the job id frees at once, so a later request for the
+      // same version (its PDF deleted meanwhile) renders again instead of finding this job.
+      removeOnComplete: true,
       removeOnFail: { age: 3600 },
     },
   },

@@ -18,6 +18,7 @@ import { progressRoutes } from './routes/progress.routes';
 import { analyticsRoutes } from './routes/analytics.routes';
 import { webRoutes } from './routes/web.routes';
 import { webConfigRoutes } from './routes/web-config.routes';
+import { reportPdfRoutes } from './routes/report-pdf.routes';
 
 /** Options of {@link app}. */
 export interface AppOptions {
@@ -52,5 +53,6 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(progressRoutes, { prefix: '/api' });
   await fastify.register(analyticsRoutes, { prefix: '/api' });
   await fastify.register(webConfigRoutes, { prefix: '/api' });
+  await fastify.register(reportPdfRoutes, { prefix: '/api' });
   await fastify.register(webRoutes);
 }

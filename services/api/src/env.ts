@@ -102,6 +102,8 @@ export const ZApiEnv = z.object({
    * /api/web-config`).
    */
   CONSULTING_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
+  /** How long a PDF report request waits for its render (ms) before answering 504. */
+  RENDER_WAIT_MS: z.coerce.number().int().min(1000).default(90_000),
   /** Heartbeat comment interval on SSE streams (ms). */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(1000).default(15_000),
 });

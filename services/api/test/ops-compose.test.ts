@@ -46,9 +46,19 @@ const fieldParse = (
   ]!.safeParse(value);
 
 describe('docker-compose.yml', () => {
-  it('defines the data stores, the one-shot migration, the api, the three workers and the replay profile', () => {
+  it('defines the data stores, the one-shot migration, the api, the four workers and the replay profile', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      ['analyzer', 'api', 'csv-merge', 'migrate', 'postgres', 'redis', 'replay', 'scraper'].sort(),
+      [
+        'analyzer',
+        'api',
+        'csv-merge',
+        'migrate',
+        'postgres',
+        'redis',
+        'render',
+        'replay',
+        'scraper',
+      ].sort(),
     );
     expect(service('replay').profiles).toEqual(['replay']);
     for (const name of ['postgres', 'redis', 'migrate', 'api', ...WORKERS]) {
@@ -129,7 +139,7 @@ describe('docker-compose.yml', () => {
       expect(w.build).toMatchObject({
         context: '.',
         dockerfile: 'Dockerfile.worker',
-        target: name === 'scraper' ? 'worker-scraper' : 'worker',
+        target: name === 'scraper' || name === 'render' ? `worker-${name}` : 'worker',
       });
       expect(w.environment?.WORKER).toBe(name);
       const concurrency = String(w.environment?.CONCURRENCY);
@@ -218,7 +228,8 @@ describe('Dockerfiles', () => {
       expect(file).toMatch(/^ARG NODE_IMAGE=node:22-slim$/m);
       const froms = [...file.matchAll(/^FROM (\S+) AS (\S+)$/gm)].map((m) => m[1]);
       expect(froms.length).toBeGreaterThanOrEqual(2);
-      for (const from of froms) expect(['${NODE_IMAGE}', 'worker-base']).toContain(from);
+      for (const from of froms)
+        expect(['${NODE_IMAGE}', 'worker-base', 'worker-chromium']).toContain(from);
       expect(file).toContain(
         `npm install -g "pnpm@$(node -p "require('./package.json').packageManager.split('@')[1]")"`,
       );
@@ -259,22 +270,27 @@ describe('Dockerfiles', () => {
     ).toMatch(/^FROM \S+ AS api/);
   });
 
-  it('run the workers as a non-root user in production through the entrypoint; the scraper variant adds Chromium', () => {
+  it('run the workers as a non-root user in production through the entrypoint; the scraper and render variants add Chromium', () => {
     const base = dockerStage(workerDockerfile, 'worker-base');
     expect(base).toMatch(/^USER node$/m);
     expect(stageEnv(base).NODE_ENV).toBe('production');
     expect(base).toContain('COPY --chmod=0755 ops/worker-entrypoint.sh /app/worker-entrypoint.sh');
     expect(execForm(base, 'ENTRYPOINT')).toEqual(['/app/worker-entrypoint.sh']);
     expect(execForm(base, 'HEALTHCHECK')).toEqual(['/app/worker-entrypoint.sh', 'healthcheck']);
-    const scraper = dockerStage(workerDockerfile, 'worker-scraper');
-    expect(scraper).toMatch(/apt-get install -y --no-install-recommends chromium\b/);
+    const chromium = dockerStage(workerDockerfile, 'worker-chromium');
+    expect(chromium).toMatch(/apt-get install -y --no-install-recommends chromium\b/);
     expect(
-      scraper
+      chromium
         .trimEnd()
         .split('\n')
         .filter((l) => l.startsWith('USER '))
         .at(-1),
     ).toBe('USER node');
+    for (const name of ['scraper', 'render']) {
+      const stage = dockerStage(workerDockerfile, `worker-${name}`);
+      expect(stage).toMatch(new RegExp(`^FROM worker-chromium AS worker-${name}$`, 'm'));
+      expect(stageEnv(stage).WORKER).toBe(name);
+    }
     // The plain worker (no Chromium) is the default target.
     expect(
       workerDockerfile

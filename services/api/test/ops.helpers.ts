@@ -9,6 +9,7 @@ import { ZApiEnv } from '../src/env';
 import { ZWorkerEnv as ZScraperEnv } from '../../scraper/src/env';
 import { ZWorkerEnv as ZAnalyzerEnv } from '../../analyzer/src/env';
 import { ZWorkerEnv as ZCsvMergeEnv } from '../../csv-merge/src/env';
+import { ZRenderEnv } from '../../render/src/env';
 
 // Shared by the ops-*.test.ts files (README, Operations): the repository's container definitions,
 // read as they are, and the services' environment schemas they must agree with.
@@ -20,7 +21,7 @@ export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..
 export const readRepoFile = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 
 /** The worker services of the worker image, by compose service name (= WORKER value). */
-export const WORKERS = ['scraper', 'analyzer', 'csv-merge'] as const;
+export const WORKERS = ['scraper', 'analyzer', 'csv-merge', 'render'] as const;
 export type TWorker = (typeof WORKERS)[number];
 
 /** Each compose service's environment schema (what the process behind it parses). */
@@ -29,6 +30,7 @@ export const SERVICE_SCHEMAS = {
   scraper: ZScraperEnv,
   analyzer: ZAnalyzerEnv,
   'csv-merge': ZCsvMergeEnv,
+  render: ZRenderEnv,
   replay: ZReplayEnv,
 } satisfies Record<string, z.ZodObject>;
 

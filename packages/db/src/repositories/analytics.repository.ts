@@ -591,6 +591,21 @@ export async function listDashboards(db: DbOrTrx, userId: string): Promise<Dashb
     .execute();
 }
 
+/** `userId`'s dashboard `id`, or undefined when there is none of theirs. */
+export async function findDashboard(
+  db: DbOrTrx,
+  id: string,
+  userId: string,
+): Promise<DashboardRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  return db
+    .selectFrom('dashboards')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
 /** Deletes `userId`'s dashboard `id`. Returns false when there is none (or it is someone else's). */
 export async function deleteDashboard(db: DbOrTrx, id: string, userId: string): Promise<boolean> {
   if (!isUuid(id)) return false;

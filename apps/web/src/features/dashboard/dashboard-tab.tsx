@@ -9,6 +9,7 @@ import {
   BarChart3,
   Check,
   Download,
+  FileDown,
   FilePlus2,
   FileSpreadsheet,
   Loader2,
@@ -17,6 +18,7 @@ import {
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { DownloadPdfButton } from '@/components/download-pdf-button';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
 import { useMainScreen } from '@/features/shell/main-screen.context';
@@ -303,6 +305,20 @@ function DashboardToolbar({
           {saving ? <Loader2 className="animate-spin" /> : <Save />}
           save dashboard
         </Button>
+        {current.savedId ? (
+          <DownloadPdfButton
+            size="sm"
+            path={`/api/dashboards/${encodeURIComponent(current.savedId)}/report.pdf`}
+            fallbackName="dashboard-report.pdf"
+            disabled={expired}
+          />
+        ) : (
+          <span title="Save the dashboard to download it as a PDF">
+            <Button variant="outline" size="sm" disabled data-testid="download-pdf">
+              <FileDown /> Download PDF
+            </Button>
+          </span>
+        )}
         <Button size="sm" onClick={showUploadPanel}>
           <FilePlus2 />
           generate new dashboard

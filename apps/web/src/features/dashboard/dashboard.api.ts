@@ -6,7 +6,6 @@
 import {
   ZChartData,
   ZDashboard,
-  ZErrorBody,
   ZUploadResult,
   type TChartData,
   type TDashboard,
@@ -14,10 +13,11 @@ import {
   type TMergedData,
 } from '@aso/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, apiFetch, authHeaders } from '@/lib/api';
+import { apiFetch } from '@/lib/api';
+import { fetchDownload } from '@/lib/download';
 import { dashboardsKey } from '@/lib/queries';
 import type { TUploadSlot } from './csv-file.rules';
-import { ZSavedDashboardList, fileNameFromDisposition, safeJson } from './saved-dashboard.rules';
+import { ZSavedDashboardList } from './saved-dashboard.rules';
 
 export {
   ZSavedDashboardList,
@@ -115,21 +115,10 @@ export async function deleteDashboard(id: string): Promise<void> {
  *
  * @throws {ApiError} `"<status>: <body>"` on a non-2xx answer (404 when expired).
  */
-export async function fetchMergedCsv(
-  downloadId: string,
-): Promise<{ blob: Blob; fileName: string }> {
-  const res = await fetch(`/api/download-merged/${encodeURIComponent(downloadId)}`, {
-    headers: authHeaders(),
-    credentials: 'include',
-    signal: AbortSignal.timeout(60_000),
-  });
-  if (!res.ok) {
-    const body = await res.text();
-    const parsed = ZErrorBody.safeParse(safeJson(body));
-    throw new ApiError(res.status, body, parsed.success ? parsed.data : null, res.statusText);
-  }
-  const blob = await res.blob();
-  const fileName =
-    fileNameFromDisposition(res.headers.get('content-disposition')) ?? `${downloadId}-merged.csv`;
-  return { blob, fileName };
+export function fetchMergedCsv(downloadId: string): Promise<{ blob: Blob; fileName: string }> {
+  return fetchDownload(
+    `/api/download-merged/${encodeURIComponent(downloadId)}`,
+    `${downloadId}-merged.csv`,
+    60_000,
+  );
 }

@@ -40,11 +40,13 @@ export interface EChartProps {
 /** A canvas chart of `option`, as wide as its container and `height` tall. */
 export function EChart({ option, height, className, label }: EChartProps) {
   const style: CSSProperties = { height, width: '100%' };
+  // A page being printed (the PDF reports) draws each chart at once, in its final state.
+  const printing = document.documentElement.dataset.print === 'true';
   return (
     <div role="img" aria-label={label} className={className}>
       <ReactEChartsCore
         echarts={echarts}
-        option={option}
+        option={printing ? { ...option, animation: false } : option}
         notMerge
         lazyUpdate
         style={style}

@@ -53,16 +53,4 @@ export function exportFileName(
   return `${base}-${range.start}_${range.end}.csv`;
 }
 
-/** Saves `blob` as a download named `fileName` (an object URL clicked through a link). */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Revoked later: some browsers start reading the URL only after the click handler returns.
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+export { saveBlob } from '../../lib/file-download.rules';

@@ -84,17 +84,4 @@ export function safeJson(text: string): unknown {
   }
 }
 
-/** File name from a `Content-Disposition` header (RFC 6266 `filename*` first), or null. */
-export function fileNameFromDisposition(header: string | null): string | null {
-  if (!header) return null;
-  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
-    } catch {
-      // Malformed escape: fall back to the plain parameter.
-    }
-  }
-  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
-  return plain?.[1]?.trim() || null;
-}
+export { fileNameFromDisposition } from '../../lib/file-download.rules';

@@ -10,12 +10,15 @@ import {
   AlertTriangleIcon,
   ArrowLeftIcon,
   CheckIcon,
+  ExternalLinkIcon,
   FileSearchIcon,
   Loader2Icon,
   RotateCcwIcon,
   SaveIcon,
 } from 'lucide-react';
+import { Link } from 'react-router';
 import { ZSavedAudit, type TAudit } from '@aso/contracts';
+import { DownloadPdfButton } from '@/components/download-pdf-button';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -141,8 +144,12 @@ function SaveAuditButton({ audit }: { audit: TAudit | undefined }) {
 /** Props of {@link AuditResult}. */
 export interface AuditResultProps {
   auditId: string;
-  /** 'tab': inside the audit tab; 'page': the standalone `/results/:id` page. */
-  variant: 'tab' | 'page';
+  /**
+   * 'tab': inside the audit tab (links to its own page); 'page': the standalone
+   * `/results/:id` page; 'print': the page's content without actions, feedback or promo, for
+   * the PDF report (marks itself `data-print-state` ready or error when it can be printed).
+   */
+  variant: 'tab' | 'page' | 'print';
   onNewAnalysis: () => void;
   /** Back from 'AUDIT NOT FOUND' (default: same as new analysis). */
   onBack?: () => void;
@@ -152,19 +159,32 @@ export interface AuditResultProps {
 export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditResultProps) {
   const query = useQuery(auditQuery(auditId));
   const images = useStoreImageFailures();
-  if (query.isError && isAuditNotFound(query.error))
-    return <AuditNotFound onBack={onBack ?? onNewAnalysis} />;
+  if (query.isError && isAuditNotFound(query.error)) {
+    return (
+      <div data-print-state={variant === 'print' ? 'error' : undefined}>
+        <AuditNotFound onBack={onBack ?? onNewAnalysis} />
+      </div>
+    );
+  }
   const audit = query.data;
+  const print = variant === 'print';
+  const printState =
+    audit?.status === 'done'
+      ? 'ready'
+      : query.isError || audit?.status === 'failed'
+        ? 'error'
+        : 'loading';
 
   return (
     <div
       className="mx-auto w-full max-w-6xl space-y-6 px-4 py-6 sm:px-6 lg:py-8"
       data-testid="audit-result"
+      data-print-state={print ? printState : undefined}
     >
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div>
           <p className="text-xs font-semibold tracking-widest text-primary uppercase">
-            audit result
+            {print ? 'ASO audit report' : 'audit result'}
           </p>
           {audit && (
             <p className="text-sm text-muted-foreground">
@@ -181,12 +201,26 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
             </p>
           )}
         </div>
-        <div className="flex gap-2">
-          <SaveAuditButton audit={audit} />
-          <Button onClick={onNewAnalysis}>
-            <RotateCcwIcon /> new analysis
-          </Button>
-        </div>
+        {!print && (
+          <div className="flex flex-wrap gap-2">
+            <SaveAuditButton audit={audit} />
+            <DownloadPdfButton
+              path={`/api/audit/${encodeURIComponent(auditId)}/report.pdf`}
+              fallbackName="aso-audit-report.pdf"
+              disabled={audit?.status !== 'done'}
+            />
+            {variant === 'tab' && (
+              <Button variant="outline" asChild>
+                <Link to={`/results/${encodeURIComponent(auditId)}`} data-testid="result-page-link">
+                  <ExternalLinkIcon /> open as page
+                </Link>
+              </Button>
+            )}
+            <Button onClick={onNewAnalysis}>
+              <RotateCcwIcon /> new analysis
+            </Button>
+          </div>
+        )}
       </div>
 
       {query.isPending && <ResultSkeleton />}
@@ -232,9 +266,9 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
           <VisualAssets audit={audit} />
           <AsoAnalysis audit={audit} />
           <CompetitorTable audit={audit} />
-          {variant === 'page' && <CompetitorScreenshots audit={audit} />}
+          {variant !== 'tab' && <CompetitorScreenshots audit={audit} />}
           {variant === 'page' && <PromoBlock />}
-          <FeedbackBox auditId={audit.id} />
+          {!print && <FeedbackBox auditId={audit.id} />}
         </images.Provider>
       )}
     </div>

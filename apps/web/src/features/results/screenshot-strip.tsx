@@ -43,6 +43,7 @@ export function ScreenshotStrip({
           label={`Screenshot ${i + 1}`}
           aspectRatio={aspectFromUrl(url)}
           className="h-72 w-auto snap-start rounded-xl shadow-xs sm:h-96"
+          placeholderClassName="h-40 w-auto snap-start rounded-xl sm:h-48"
         />
       ))}
     </div>

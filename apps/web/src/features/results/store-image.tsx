@@ -68,6 +68,8 @@ export interface StoreImageProps {
   /** Width / height of the image, e.g. '392 / 848'; keeps the placeholder's shape. */
   aspectRatio?: string;
   className?: string;
+  /** Classes of the placeholder instead of `className` (e.g. a smaller height). */
+  placeholderClassName?: string;
 }
 
 /**
@@ -75,7 +77,14 @@ export interface StoreImageProps {
  * placeholder of the same box and aspect ratio, with an icon and `label`, takes its place
  * instead of the browser's broken-image glyph, and the enclosing view is told once.
  */
-export function StoreImage({ src, alt, label, aspectRatio, className }: StoreImageProps) {
+export function StoreImage({
+  src,
+  alt,
+  label,
+  aspectRatio,
+  className,
+  placeholderClassName,
+}: StoreImageProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const report = useContext(ImageFailureContext);
   const style: CSSProperties | undefined = aspectRatio ? { aspectRatio } : undefined;
@@ -88,7 +97,7 @@ export function StoreImage({ src, alt, label, aspectRatio, className }: StoreIma
         style={style}
         className={cn(
           'flex shrink-0 flex-col items-center justify-center gap-1 overflow-hidden border border-dashed bg-muted p-1 text-center text-muted-foreground',
-          className,
+          placeholderClassName ?? className,
         )}
         data-testid="image-placeholder"
       >

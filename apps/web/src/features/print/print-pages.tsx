@@ -1,0 +1,41 @@
+/**
+ * The print pages the render worker turns into PDF reports (`/print/audit/:id`,
+ * `/print/dashboard/:id`): the same content as the result page and the dashboard, without the
+ * sidebar and the actions, with chart animations off. Each marks `data-print-state` ready (or
+ * error) when it can be printed.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { lazy, useEffect, useState } from 'react';
+import { useParams } from 'react-router';
+import { LazyScreen } from '@/features/dashboard/lazy-screen';
+import { AuditResult } from '@/features/results/audit-result';
+import { auditQuery } from '@/lib/queries';
+
+const DashboardPrint = lazy(() => import('@/features/dashboard/dashboard-print'));
+
+/** Marks the document as printing (charts draw without animation). */
+function usePrintMode(): void {
+  useState(() => {
+    document.documentElement.dataset.print = 'true';
+    return true;
+  });
+}
+
+/** `/print/audit/:id`. */
+export function PrintAuditPage() {
+  usePrintMode();
+  const { id = '' } = useParams();
+  const audit = useQuery(auditQuery(id)).data;
+  useEffect(() => {
+    if (audit?.appName) {
+      document.title = `${audit.appName} ${audit.storefront.toUpperCase()} ASO audit`;
+    }
+  }, [audit]);
+  return <AuditResult auditId={id} variant="print" onNewAnalysis={() => undefined} />;
+}
+
+/** `/print/dashboard/:id`. */
+export function PrintDashboardPage() {
+  usePrintMode();
+  return <LazyScreen screen={DashboardPrint} what="dashboard" loadingText="Loading dashboard..." />;
+}

@@ -1,0 +1,47 @@
+/**
+ * Downloads of files the API answers (PDF reports, the processed CSV): fetched with the bearer
+ * header (a plain link could not send it) and handed to the browser as a file.
+ */
+import { ZErrorBody } from '@aso/contracts';
+import { ApiError, authHeaders } from './api';
+import { fileNameFromDisposition } from './file-download.rules';
+
+export { fileNameFromDisposition, saveBlob } from './file-download.rules';
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Fetches `path` as the signed-in user and returns the body with the server's file name
+ * (`fallbackName` when it gives none).
+ *
+ * @throws {ApiError} `"<status>: <body>"` on a non-2xx answer.
+ * @throws {DOMException} `TimeoutError` after `timeoutMs` (default 2 minutes: a PDF may be
+ *   rendered first).
+ */
+export async function fetchDownload(
+  path: string,
+  fallbackName: string,
+  timeoutMs = 120_000,
+): Promise<{ blob: Blob; fileName: string }> {
+  const res = await fetch(path, {
+    headers: authHeaders(),
+    credentials: 'include',
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  if (!res.ok) {
+    const body = await res.text();
+    const parsed = ZErrorBody.safeParse(parseJson(body));
+    throw new ApiError(res.status, body, parsed.success ? parsed.data : null, res.statusText);
+  }
+  const blob = await res.blob();
+  return {
+    blob,
+    fileName: fileNameFromDisposition(res.headers.get('content-disposition')) ?? fallbackName,
+  };
+}

@@ -418,7 +418,9 @@ describe('analytics dashboard', () => {
     expect(body).toHaveLength(1 + merged.totalRows);
   });
 
-  it('saves the dashboard, and after a reload opens it from the sidebar', async () => {
+  it('saves the dashboard, and after a reload opens it from the sidebar with its range and metrics', async () => {
+    const appliedWhenSaved = await text(page, 'applied-range');
+    const metricsWhenSaved = await legend(page);
     await page.getByRole('button', { name: 'save dashboard' }).click();
     await page.getByText('Dashboard Saved', { exact: true }).waitFor();
     const list = page.getByTestId('saved-dashboards');
@@ -434,10 +436,17 @@ describe('analytics dashboard', () => {
     await expect
       .poll(() => drawnPixels(page, '[data-testid="analytics-chart-card"]'))
       .toBeGreaterThan(1000);
-    // Opened fresh: the default range again.
-    expect(await text(page, 'applied-range')).toBe(
-      `Applied: ${day('2025-08-02')} - ${day('2025-08-31')}`,
-    );
+    // Opened with the view it was saved with: its date range and selected metrics.
+    expect(await text(page, 'applied-range')).toBe(appliedWhenSaved);
+    expect(await legend(page)).toEqual(metricsWhenSaved);
+    // The open dashboard is marked in the sidebar.
+    expect(
+      await page
+        .getByTestId('saved-dashboards')
+        .getByTestId('saved-dashboard')
+        .first()
+        .getAttribute('data-active'),
+    ).toBe('true');
     await saveScreenshot(page, 'dashboard-reopened');
 
     await page.getByRole('button', { name: 'generate new dashboard' }).click();

@@ -4,6 +4,7 @@ import { generateExport } from '../data/asc-export.generator';
 import { parseStatusRssBytes } from '../probes/process.sampler';
 import { FiguresBuilder } from '../report/figures.builder';
 import { formatValue } from '../report/format.helpers';
+import { median } from '../stats/stats.helpers';
 import { BenchFailure, type TBenchResult, type TTargetCheck } from '../bench.types';
 import type { TBenchContext, TBenchmark } from '../bench.context';
 
@@ -137,8 +138,11 @@ export const soakBenchmark: TBenchmark = {
       );
 
     const measured = samples.filter((s) => s.t >= size.warmupS);
-    const afterWarmup = measured[0]?.mb ?? samples.at(-1)!.mb;
-    const afterRun = samples.at(-1)!.mb;
+    // RSS swings with the collector by tens of MB between samples: each end is the median of
+    // a window (the first and the last tenth of the measured part, at least one sample).
+    const window = Math.max(1, Math.round(measured.length / 10));
+    const afterWarmup = median(measured.slice(0, window).map((s) => s.mb));
+    const afterRun = median(measured.slice(-window).map((s) => s.mb));
     const growthPct = ((afterRun - afterWarmup) / afterWarmup) * 100;
     const perMinute =
       slope(
@@ -146,8 +150,8 @@ export const soakBenchmark: TBenchmark = {
         measured.map((s) => s.mb),
       ) || 0;
     const figures = new FiguresBuilder()
-      .add('rss.warm', 'api RSS after warm-up', 'MB', afterWarmup)
-      .add('rss.end', 'api RSS after the run', 'MB', afterRun)
+      .add('rss.warm', 'api RSS after warm-up (median of the first tenth)', 'MB', afterWarmup)
+      .add('rss.end', 'api RSS at the end (median of the last tenth)', 'MB', afterRun)
       .add('rss.growth', 'api RSS growth, end vs. after warm-up', '%', Math.max(0, growthPct))
       .add(
         'rss.slope',
@@ -182,7 +186,7 @@ export const soakBenchmark: TBenchmark = {
       runs: 1,
       setup: [
         `${size.users} virtual users in a loop for ${size.warmupS} s of warm-up and ${size.durationS} s measured: of every 20 steps, 12 GET /api/audit/{id}, 4 list reads (saved audits, dashboards), 3 progress streams opened, replayed to their complete event and closed, 1 upload of two CONSTRUCTED 90-day exports (merged).`,
-        `The api's RSS (/proc/<pid>/status VmRSS) sampled every ${size.sampleEveryS} s.`,
+        `The api's RSS (/proc/<pid>/status VmRSS) sampled every ${size.sampleEveryS} s; "after warm-up" and "at the end" are the medians of the first and the last tenth of the measured samples (RSS swings with the collector between samples); the slope is a least-squares fit over all measured samples.`,
         `Requests: ${counts.audit} audit reads, ${counts.lists} list reads, ${counts.sse} progress streams, ${counts.upload} uploads.`,
       ],
       figures: figures.build(),

@@ -15,6 +15,8 @@ import { FaultSystem, REPO_ROOT, until } from './support/fault.system';
 
 const SPOTIFY = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
 const INSTAGRAM = 'https://apps.apple.com/us/app/instagram/id389801252';
+/** The recorded data (house rule: read in place, never copied). */
+const FIXTURES_DIR = process.env.FIXTURES_DIR || join(REPO_ROOT, '../shared/fixtures');
 /** Wide correctness bound of a recovery (ms): far above what the settings give (about 20 s). */
 const RECOVERY_BOUND_MS = 90_000;
 
@@ -211,7 +213,7 @@ describe('fault suite', () => {
     const user = await newUser('merge');
     const file = (name: string) => ({
       filename: name,
-      bytes: readFileSync(join(REPO_ROOT, '../shared/fixtures/asc-analytics', name)),
+      bytes: readFileSync(join(FIXTURES_DIR, 'asc-analytics', name)),
     });
     const upload = system.api.upload(user.token, {
       conversionCSV: file(

@@ -20,4 +20,4 @@ export * from './parsers/product-page.parser';
 export * from './parsers/lookup.parser';
 export * from './parsers/reviews.parser';
 export * from './listing/listing.merge';
-export * from './listing/listing.diff';
+export * from './listing/listing.changes';

@@ -13,5 +13,6 @@ export * from './audit';
 export * from './auth';
 export * from './admin';
 export * from './analytics';
+export * from './watch';
 export * from './env';
 export * from './web-config';

@@ -25,7 +25,7 @@ import { it as integrationIt } from '@aso/testkit/vitest';
 import {
   buildAppStoreUrl,
   DEFAULT_FIXTURES_DIR,
-  diffListings,
+  detectListingChanges,
   fetchAppListing,
   parseRecordingName,
   startReplayServer,
@@ -395,7 +395,7 @@ describe('cache and history', () => {
     const latest = ZAppListing.parse(pair!.latest.listing);
     expect(latest.fetchedAt > previous.fetchedAt).toBe(true);
     // Same recordings, same listing: only the fetch time differs, which the diff ignores.
-    expect(diffListings(previous, latest)).toEqual([]);
+    expect(detectListingChanges(previous, latest)).toEqual([]);
   });
 
   it('deleteSnapshotsForApp makes the next job scrape again', async ({ scraper }) => {
@@ -450,28 +450,18 @@ describe('cache and history', () => {
         lookupOnly.appId,
         lookupOnly.storefront,
       );
-      const changes = diffListings(
+      const changes = detectListingChanges(
         ZAppListing.parse(pair!.previous!.listing),
         ZAppListing.parse(pair!.latest.listing),
       );
       const raw = rawLookup(lookupOnly.lookup!);
       expect(changes).toEqual([
-        { field: 'version', before: raw.version, after: CONSTRUCTED_UPDATE.version },
+        { field: 'version', before: raw.version, after: CONSTRUCTED_UPDATE.version, detail: null },
         {
           field: 'releaseNotes',
           before: first.listing!.releaseNotes,
           after: CONSTRUCTED_UPDATE.releaseNotes,
-        },
-        {
-          field: 'versionHistory',
-          before: first.listing!.versionHistory,
-          after: [
-            {
-              version: CONSTRUCTED_UPDATE.version,
-              releaseDate: raw.currentVersionReleaseDate,
-              releaseNotes: CONSTRUCTED_UPDATE.releaseNotes,
-            },
-          ],
+          detail: null,
         },
       ]);
       expect(first.listing!.releaseNotes).not.toBe(CONSTRUCTED_UPDATE.releaseNotes);

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TAppListing } from '@aso/contracts';
 import type { TParsedProductPage } from '../parsers/product-page.parser';
 import type { TListingPart } from '../parsers/parser.types';
-import { diffListings } from './listing.diff';
 import { mergeListing, primaryScreenshotUrls } from './listing.merge';
 
 // Constructed sources for the merge rules.
@@ -128,47 +126,5 @@ describe('mergeListing', () => {
     });
     expect(l.appStoreUrl).toBe('https://apps.apple.com/us/app/id1570215232');
     expect(l.unknownFields).not.toContain('appStoreUrl');
-  });
-});
-
-describe('diffListings', () => {
-  const a: TAppListing = mergeListing({ ...base, lookup, page: null });
-
-  it('equal listings (other fetch time) have no changes', () => {
-    expect(diffListings(a, { ...a, fetchedAt: '2026-06-25T00:00:00.000Z' })).toEqual([]);
-  });
-
-  it('names each changed field, screenshots per device class', () => {
-    const b: TAppListing = {
-      ...a,
-      subtitle: 'New subtitle',
-      rating: '4.5',
-      screenshots: {
-        ...a.screenshots,
-        ipad: {
-          deviceType: 'lookup:ipad',
-          screenshots: [{ url: 'https://x/1x1bb.png', width: 1, height: 1 }],
-        },
-      },
-    };
-    expect(diffListings(a, b)).toEqual([
-      { field: 'subtitle', before: null, after: 'New subtitle' },
-      { field: 'rating', before: '4.47', after: '4.5' },
-      {
-        field: 'screenshots.ipad',
-        before: null,
-        after: {
-          deviceType: 'lookup:ipad',
-          screenshots: [{ url: 'https://x/1x1bb.png', width: 1, height: 1 }],
-        },
-      },
-    ]);
-  });
-
-  it('compares nested values, not references', () => {
-    const b = structuredClone(a);
-    expect(diffListings(a, b)).toEqual([]);
-    b.languages.push('French');
-    expect(diffListings(a, b).map((c) => c.field)).toEqual(['languages']);
   });
 });

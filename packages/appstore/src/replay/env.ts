@@ -14,13 +14,20 @@ export const DEFAULT_FIXTURES_DIR = path.resolve(REPO_ROOT, '../shared/fixtures'
  * - `STORE_REPLAY_HOST` (default 127.0.0.1: loopback only),
  * - `FIXTURES_DIR` (fixtures root, default `<repo>/../shared/fixtures`; recordings are read
  *   from its `appstore/` folder),
- * - `STORE_REPLAY_DELAY_MS` (delay added to every answer in ms, default 0; for benchmarks).
+ * - `STORE_REPLAY_DELAY_MS` (delay added to every answer in ms, default 0; for benchmarks),
+ * - `STORE_REPLAY_AS_OF` (`YYYY-MM-DD`: answer with the newest recordings captured on or
+ *   before that day; default none, the newest recordings).
  */
 export const ZReplayEnv = z.object({
   STORE_REPLAY_PORT: z.coerce.number().int().min(0).max(65535).default(4100),
   STORE_REPLAY_HOST: z.string().min(1).default('127.0.0.1'),
   FIXTURES_DIR: z.string().min(1).default(DEFAULT_FIXTURES_DIR),
   STORE_REPLAY_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  STORE_REPLAY_AS_OF: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day written YYYY-MM-DD')
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'must be a real day')
+    .optional(),
 });
 export type TReplayEnv = z.infer<typeof ZReplayEnv>;
 

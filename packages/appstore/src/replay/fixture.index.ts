@@ -18,84 +18,122 @@ export interface TRecording {
   storefront: string;
   slug: string;
   appId: string;
-  /** Capture date part of the file name (e.g. `2026-06`; '' when the name has none); the latest one wins. */
+  /**
+   * Capture date part of the file name (`2026-06`, `2026-06-24`; '' when the name has none).
+   * The newest one is served; with an as-of day, the newest dated on or before it.
+   */
   date: string;
+  /** True for a recording made by hand for tests (`constructed-` file name prefix), not captured. */
+  constructed: boolean;
   file: string;
 }
 
 /**
- * Recording file names: `<kind>_<cc>_<slug>_id<digits>[_<date>].<json|html>`
- * (fixtures/SOURCES.md): JSON for the API answers, HTML for product pages. Files that do not
- * match (mac-software and search recordings) are ignored.
+ * Recording file names: `[constructed-]<kind>_<cc>_<slug>_id<digits>[_<date>].<json|html>`
+ * (fixtures/SOURCES.md): JSON for the API answers, HTML for product pages; the `constructed-`
+ * prefix marks data made by hand for tests. Files that do not match (mac-software and search
+ * recordings) are ignored.
  */
 const RECORDING_NAME =
-  /^(itunes-lookup|media-api|reviews-rss|page2025-trimmed|page2025)_([a-z]{2})_([a-z0-9][a-z0-9-]*)_id(\d+)(?:_([0-9][0-9-]*))?\.(json|html)$/;
+  /^(constructed-)?(itunes-lookup|media-api|reviews-rss|page2025-trimmed|page2025)_([a-z]{2})_([a-z0-9][a-z0-9-]*)_id(\d+)(?:_([0-9][0-9-]*))?\.(json|html)$/;
 
 /** Parses a recording file name, or null when it is not one the replay server serves. */
 export function parseRecordingName(file: string): Omit<TRecording, 'file'> | null {
   const match = RECORDING_NAME.exec(path.basename(file));
   if (!match) return null;
-  const kind = match[1] as TRecordingKind;
+  const kind = match[2] as TRecordingKind;
   const isPage = (PAGE_RECORDING_KINDS as readonly string[]).includes(kind);
-  if (match[6] !== (isPage ? 'html' : 'json')) return null;
+  if (match[7] !== (isPage ? 'html' : 'json')) return null;
   return {
     kind,
-    storefront: match[2]!,
-    slug: match[3]!,
-    appId: match[4]!,
-    date: match[5] ?? '',
+    storefront: match[3]!,
+    slug: match[4]!,
+    appId: match[5]!,
+    date: match[6] ?? '',
+    constructed: match[1] !== undefined,
   };
 }
 
+/** An as-of day: `YYYY-MM-DD`. */
+export const AS_OF_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
 /**
- * An index of a recordings folder by (kind, storefront, app id). Adding a recording means
- * adding a file: the folder is re-read whenever its modification time changes.
+ * True when a recording dated `date` was captured on or before day `asOf` (`YYYY-MM-DD`). A
+ * date of a month (`2026-06`) or a year counts from its first day; an undated recording counts
+ * as older than every dated one, so it is served when no dated one is.
+ */
+export function recordedBy(date: string, asOf: string): boolean {
+  return date <= asOf;
+}
+
+/**
+ * An index of one or more recordings folders by (kind, storefront, app id), every capture
+ * date kept. Adding a recording means adding a file: a folder is re-read whenever its
+ * modification time changes.
  */
 export class FixtureIndex {
-  private byKey = new Map<string, TRecording>();
+  /** Per key, the recordings oldest first (undated first). */
+  private byKey = new Map<string, TRecording[]>();
   private contents = new Map<string, string>();
-  private dirMtimeMs = -1;
+  private mtimes = '';
+  readonly dirs: readonly string[];
 
-  constructor(readonly dir: string) {
+  constructor(dirs: string | readonly string[]) {
+    this.dirs = typeof dirs === 'string' ? [dirs] : [...dirs];
     this.refresh();
   }
 
   /**
-   * Re-reads the folder listing if its modification time changed (or always, with `force`).
-   * Throws when the folder cannot be read.
+   * Re-reads the folder listings if a modification time changed (or always, with `force`).
+   * Throws when a folder cannot be read.
    */
   refresh(force = false): void {
-    const mtime = statSync(this.dir).mtimeMs;
-    if (!force && mtime === this.dirMtimeMs) return;
-    const byKey = new Map<string, TRecording>();
-    for (const file of readdirSync(this.dir)) {
-      const parsed = parseRecordingName(file);
-      if (!parsed) continue;
-      const key = this.key(parsed.kind, parsed.storefront, parsed.appId);
-      const existing = byKey.get(key);
-      if (!existing || existing.date < parsed.date) {
-        byKey.set(key, { ...parsed, file: path.join(this.dir, file) });
+    const mtimes = this.dirs.map((d) => statSync(d).mtimeMs).join(',');
+    if (!force && mtimes === this.mtimes) return;
+    const byKey = new Map<string, TRecording[]>();
+    for (const dir of this.dirs) {
+      for (const file of readdirSync(dir)) {
+        const parsed = parseRecordingName(file);
+        if (!parsed) continue;
+        const key = this.key(parsed.kind, parsed.storefront, parsed.appId);
+        const list = byKey.get(key) ?? [];
+        list.push({ ...parsed, file: path.join(dir, file) });
+        byKey.set(key, list);
       }
     }
+    for (const list of byKey.values()) {
+      list.sort((a, b) => a.date.localeCompare(b.date) || a.file.localeCompare(b.file));
+    }
     this.byKey = byKey;
-    const indexed = new Set([...byKey.values()].map((r) => r.file));
+    const indexed = new Set([...byKey.values()].flat().map((r) => r.file));
     for (const file of this.contents.keys()) if (!indexed.has(file)) this.contents.delete(file);
-    this.dirMtimeMs = mtime;
+    this.mtimes = mtimes;
   }
 
   private key(kind: TRecordingKind, storefront: string, appId: string): string {
     return `${kind}:${storefront.toLowerCase()}:${appId}`;
   }
 
-  /** The latest recording of `kind` for the app in the storefront, or undefined. */
-  find(kind: TRecordingKind, storefront: string, appId: string): TRecording | undefined {
+  /**
+   * The recording of `kind` for the app in the storefront: the latest one, or with `asOf`
+   * (`YYYY-MM-DD`) the latest captured on or before that day (see {@link recordedBy});
+   * undefined when there is none.
+   */
+  find(
+    kind: TRecordingKind,
+    storefront: string,
+    appId: string,
+    asOf?: string | null,
+  ): TRecording | undefined {
     const key = this.key(kind, storefront, appId);
     this.refresh();
     if (!this.byKey.has(key)) {
       // File systems with coarse timestamps may not show a file added within the same tick.
       this.refresh(true);
     }
-    return this.byKey.get(key);
+    const list = this.byKey.get(key) ?? [];
+    const eligible = asOf ? list.filter((r) => recordedBy(r.date, asOf)) : list;
+    return eligible[eligible.length - 1];
   }
 
   /** The recording's text, verbatim (cached after the first read). */
@@ -108,9 +146,9 @@ export class FixtureIndex {
     return text;
   }
 
-  /** All indexed recordings, sorted by file name. */
+  /** All indexed recordings (every capture date), sorted by file name. */
   list(): TRecording[] {
     this.refresh();
-    return [...this.byKey.values()].sort((a, b) => a.file.localeCompare(b.file));
+    return [...this.byKey.values()].flat().sort((a, b) => a.file.localeCompare(b.file));
   }
 }

@@ -15,8 +15,12 @@ async function main(): Promise<void> {
     host: env.STORE_REPLAY_HOST,
     fixturesDir,
     defaultDelayMs: env.STORE_REPLAY_DELAY_MS,
+    asOf: env.STORE_REPLAY_AS_OF ?? null,
   });
-  console.log(`App Store replay server on ${server.url} (recordings: ${fixturesDir})`);
+  console.log(
+    `App Store replay server on ${server.url} (recordings: ${fixturesDir}` +
+      (server.asOf ? `, as of ${server.asOf})` : ')'),
+  );
   console.log(`  ITUNES_ORIGIN=${server.url} APP_STORE_ORIGIN=${server.url}`);
   const stop = (signal: string) => {
     console.log(`${signal}: stopping the replay server`);

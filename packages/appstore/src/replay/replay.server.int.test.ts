@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,10 @@ import {
   pageFixtureFiles,
   readFixture,
 } from '../../test/fixtures-dir';
+import {
+  CONSTRUCTED_APP,
+  CONSTRUCTED_RECORDINGS_DIR,
+} from '../../test/recordings/constructed.recordings';
 import { findScript, scanPage } from '../parsers/html-scan';
 import { findSoftwareApplicationBlock } from '../parsers/json-ld.parser';
 import { parseRecordingName } from './fixture.index';
@@ -34,6 +38,7 @@ describe('recording file names', () => {
       slug: 'spotify',
       appId: '324684580',
       date: '2026-06',
+      constructed: false,
     });
     expect(parseRecordingName('page2025-trimmed_kr_floating-clock_id1546947240.html')).toEqual({
       kind: 'page2025-trimmed',
@@ -41,10 +46,22 @@ describe('recording file names', () => {
       slug: 'floating-clock',
       appId: '1546947240',
       date: '',
+      constructed: false,
     });
     expect(parseRecordingName('page2025_jp_some-app_id123_2026-09.html')).toMatchObject({
       kind: 'page2025',
       date: '2026-09',
+      constructed: false,
+    });
+    expect(
+      parseRecordingName('constructed-media-api_us_calm-notes_id6450000001_2026-06-01.json'),
+    ).toEqual({
+      kind: 'media-api',
+      storefront: 'us',
+      slug: 'calm-notes',
+      appId: '6450000001',
+      date: '2026-06-01',
+      constructed: true,
     });
     // Pages are HTML and answers JSON: a kind with the other extension is not served.
     expect(parseRecordingName('page2025_jp_some-app_id123_2026-09.json')).toBeNull();
@@ -271,5 +288,101 @@ describe('adding a recording needs no code', () => {
     await expect(
       startReplayServer({ port: 0, fixturesDir: path.join(tmpdir(), 'no-such-replay-dir') }),
     ).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('as of a day', () => {
+  const calm = CONSTRUCTED_APP;
+  const lookupOf = async (srv: TReplayServer, headers: Record<string, string> = {}, q = '') => {
+    const res = await fetch(`${srv.url}/lookup?id=${calm.appId}&country=us${q}`, { headers });
+    return res.text();
+  };
+  const recorded = (kind: string, day: string) =>
+    readFileSync(
+      path.join(
+        CONSTRUCTED_RECORDINGS_DIR,
+        `constructed-${kind}_us_${calm.slug}_id${calm.appId}_${day}.json`,
+      ),
+      'utf8',
+    );
+
+  it('serves the newest recording dated on or before the day, per request or server-wide', async () => {
+    const srv = await startReplayServer({
+      port: 0,
+      fixturesDir: [APPSTORE_FIXTURES_DIR, CONSTRUCTED_RECORDINGS_DIR],
+    });
+    try {
+      // Without a day: the newest.
+      expect(await lookupOf(srv)).toBe(recorded('itunes-lookup', '2026-07-01'));
+      // Per request (header or query), the day itself counts.
+      expect(await lookupOf(srv, { 'x-replay-as-of': '2026-06-01' })).toBe(
+        recorded('itunes-lookup', '2026-06-01'),
+      );
+      expect(await lookupOf(srv, {}, '&replayAsOf=2026-06-30')).toBe(
+        recorded('itunes-lookup', '2026-06-01'),
+      );
+      // Before the first capture there is no such app yet.
+      expect(await lookupOf(srv, { 'x-replay-as-of': '2026-04-30' })).toBe(EMPTY_LOOKUP);
+      const page = await fetch(`${srv.url}/us/app/id${calm.appId}`, {
+        headers: { 'x-replay-as-of': '2026-04-30' },
+      });
+      expect(page.status).toBe(404);
+      // Server-wide, set in process or over HTTP; a request's own day wins.
+      srv.setAsOf('2026-05-15');
+      expect(await lookupOf(srv)).toBe(recorded('itunes-lookup', '2026-05-01'));
+      const pageHtml = await (await fetch(`${srv.url}/us/app/id${calm.appId}`)).text();
+      expect(pageHtml).toContain('Calm Notes: Journal & Mood');
+      expect(pageHtml).not.toContain('Mood Journal');
+      expect(await lookupOf(srv, { 'x-replay-as-of': '2026-06-02' })).toBe(
+        recorded('itunes-lookup', '2026-06-01'),
+      );
+      const put = await fetch(`${srv.url}/__as-of?day=2026-06-01`, { method: 'PUT' });
+      expect(await put.json()).toEqual({ asOf: '2026-06-01' });
+      expect(srv.asOf).toBe('2026-06-01');
+      expect(await lookupOf(srv)).toBe(recorded('itunes-lookup', '2026-06-01'));
+      await fetch(`${srv.url}/__as-of`, { method: 'PUT' });
+      expect(await lookupOf(srv)).toBe(recorded('itunes-lookup', '2026-07-01'));
+      // A month-dated real recording counts from the month's first day.
+      expect(await lookupOf(srv)).not.toBe(EMPTY_LOOKUP);
+      const spotify = (day: string) =>
+        fetch(`${srv.url}/lookup?id=324684580&country=us`, { headers: { 'x-replay-as-of': day } });
+      expect(await (await spotify('2026-05-31')).text()).toBe(EMPTY_LOOKUP);
+      expect(await (await spotify('2026-06-01')).text()).toBe(
+        readFixture('itunes-lookup_us_spotify_id324684580_2026-06.json'),
+      );
+      const health = (await (await fetch(`${srv.url}/__health`)).json()) as {
+        asOf: string | null;
+        recordings: Array<{ constructed: boolean; date: string; appId: string }>;
+      };
+      expect(health.asOf).toBeNull();
+      expect(health.recordings.filter((r) => r.constructed).map((r) => r.date)).toEqual([
+        '2026-05-01',
+        '2026-06-01',
+        '2026-07-01',
+        '2026-05-01',
+        '2026-06-01',
+        '2026-07-01',
+      ]);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('refuses a day that is not YYYY-MM-DD', async () => {
+    const srv = await startReplayServer({ port: 0, fixturesDir: CONSTRUCTED_RECORDINGS_DIR });
+    try {
+      const res = await fetch(`${srv.url}/lookup?id=${calm.appId}`, {
+        headers: { 'x-replay-as-of': '2026-6-1' },
+      });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain('YYYY-MM-DD');
+      expect((await fetch(`${srv.url}/__as-of?day=tomorrow`, { method: 'PUT' })).status).toBe(400);
+      expect(() => srv.setAsOf('2026-13-45')).toThrow(/YYYY-MM-DD/);
+      await expect(
+        startReplayServer({ port: 0, fixturesDir: CONSTRUCTED_RECORDINGS_DIR, asOf: 'x' }),
+      ).rejects.toThrow(/YYYY-MM-DD/);
+    } finally {
+      await srv.close();
+    }
   });
 });

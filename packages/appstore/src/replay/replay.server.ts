@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FixtureIndex, PAGE_RECORDING_KINDS } from './fixture.index';
+import { AS_OF_DAY, FixtureIndex, PAGE_RECORDING_KINDS } from './fixture.index';
 import {
   FAULT_QUERY_PARAMS,
   isActiveFault,
@@ -15,8 +15,16 @@ import { buildEmberPage, malformedServerDataPage, NOT_FOUND_PAGE } from './repla
 export interface TReplayServerOptions {
   /** Port to listen on; 0 picks a free one (tests). */
   port: number;
-  /** Folder of recordings (`<FIXTURES_DIR>/appstore`). */
-  fixturesDir: string;
+  /**
+   * Folder of recordings (`<FIXTURES_DIR>/appstore`), or several: tests add the project's own
+   * constructed recordings to the real ones.
+   */
+  fixturesDir: string | readonly string[];
+  /**
+   * Answer as of this day (`YYYY-MM-DD`, `STORE_REPLAY_AS_OF`): for each app and kind, the
+   * newest recording captured on or before it. Null or absent: the newest recording.
+   */
+  asOf?: string | null;
   /** Interface to bind; 127.0.0.1 by default (loopback only). */
   host?: string;
   /** Delay added to every answer, ms (benchmarks; `STORE_REPLAY_DELAY_MS`). */
@@ -45,6 +53,13 @@ export interface TReplayServer {
   readonly requests: readonly TReplayRequest[];
   /** Replaces the server-wide fault rules and resets the failTimes counters. */
   setFaults(rules: TReplayFaultRule[]): void;
+  /**
+   * Sets the server-wide as-of day (`YYYY-MM-DD`), or null for the newest recordings. Throws
+   * on another format.
+   */
+  setAsOf(day: string | null): void;
+  /** The server-wide as-of day, or null. */
+  readonly asOf: string | null;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
@@ -81,6 +96,19 @@ interface TAnswer {
   malformed?: () => string;
 }
 
+/** Header and query parameter that answer one request as of a day (tests). */
+export const AS_OF_HEADER = 'x-replay-as-of';
+export const AS_OF_PARAM = 'replayAsOf';
+
+/** Checks an as-of day: `YYYY-MM-DD`, or null/'' for none. Throws an Error naming the value. */
+export function parseAsOfDay(value: string | null | undefined): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (!AS_OF_DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+    throw new Error(`as-of day must be YYYY-MM-DD, got "${value}"`);
+  }
+  return value;
+}
+
 const PRODUCT_PAGE = /^\/(?:([a-z]{2})\/)?app\/(?:[^/]+\/)?id(\d+)\/?$/i;
 const REVIEWS_RSS =
   /^\/([a-z]{2})\/rss\/customerreviews\/(?:page=(\d+)\/)?id=(\d+)\/sortby=mostrecent\/json\/?$/i;
@@ -102,7 +130,15 @@ function cutJson(text: string): string {
  * - `GET /<cc>/rss/customerreviews/[page=1/]id=<id>/sortby=mostrecent/json`: the
  *   `reviews-rss_*` recording; other pages and unknown ids answer a feed without entries.
  * - `GET /__redirect?to=<url>`: 302 to `to` (to test the client's SSRF guard).
- * - `GET /__health`: the indexed recordings.
+ * - `GET /__health`: the indexed recordings and the as-of day.
+ * - `PUT /__as-of?day=YYYY-MM-DD` (no `day`: none): sets the server-wide as-of day, for a
+ *   replay server in another process (`pnpm start --offline`).
+ *
+ * As of a day (server-wide `asOf` / `STORE_REPLAY_AS_OF`, or per request with the
+ * `x-replay-as-of` header or the `replayAsOf` query parameter, which win): each kind of
+ * recording of an app is the newest captured on or before that day (a month-dated one counts
+ * from the month's first day, an undated one as older than any dated one); a kind with none by
+ * then answers as if the store had no such app (empty lookup, 404 page, empty feed).
  *
  * Faults (delay, status, truncated or malformed body, redirect) are set per request by
  * headers or query parameters (see `TReplayFault`), or server-wide by `faults` rules.
@@ -111,17 +147,18 @@ function cutJson(text: string): string {
 export async function startReplayServer(options: TReplayServerOptions): Promise<TReplayServer> {
   const index = new FixtureIndex(options.fixturesDir);
   let rules: TReplayFaultRule[] = options.faults ?? [];
+  let serverAsOf = parseAsOfDay(options.asOf);
   const failCounts = new Map<string, number>();
   let requestCount = 0;
   const requests: TReplayRequest[] = [];
 
-  function answer(url: URL): TAnswer {
+  function answer(url: URL, asOf: string | null): TAnswer {
     const path = url.pathname;
     if (path === '/lookup') {
       const storefront = (url.searchParams.get('country') ?? 'us').toLowerCase();
       const ids = (url.searchParams.get('id') ?? '').split(',').filter((s) => /^\d+$/.test(s));
       const recording =
-        ids.length === 1 ? index.find('itunes-lookup', storefront, ids[0]!) : undefined;
+        ids.length === 1 ? index.find('itunes-lookup', storefront, ids[0]!, asOf) : undefined;
       const body = recording ? index.read(recording) : EMPTY_LOOKUP;
       return { status: 200, type: LOOKUP_TYPE, body, malformed: () => cutJson(body) };
     }
@@ -129,9 +166,9 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
     if (page) {
       const storefront = (page[1] ?? 'us').toLowerCase();
       const appId = page[2]!;
-      const html = PAGE_RECORDING_KINDS.map((kind) => index.find(kind, storefront, appId)).find(
-        (r) => r !== undefined,
-      );
+      const html = PAGE_RECORDING_KINDS.map((kind) =>
+        index.find(kind, storefront, appId, asOf),
+      ).find((r) => r !== undefined);
       if (html) {
         const text = index.read(html);
         return {
@@ -141,7 +178,7 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
           malformed: () => malformedServerDataPage(text),
         };
       }
-      const recording = index.find('media-api', storefront, appId);
+      const recording = index.find('media-api', storefront, appId, asOf);
       if (!recording) return { status: 404, type: HTML_TYPE, body: NOT_FOUND_PAGE };
       const text = index.read(recording);
       return {
@@ -156,18 +193,24 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
       const storefront = rss[1]!.toLowerCase();
       const pageNumber = Number(rss[2] ?? '1');
       const appId = rss[3]!;
-      const recording = pageNumber === 1 ? index.find('reviews-rss', storefront, appId) : undefined;
+      const recording =
+        pageNumber === 1 ? index.find('reviews-rss', storefront, appId, asOf) : undefined;
       const body = recording ? index.read(recording) : emptyReviewsFeed(storefront, appId);
       return { status: 200, type: JSON_TYPE, body, malformed: () => cutJson(body) };
     }
     if (path === '/__health') {
-      const recordings = index.list().map(({ kind, storefront, appId, date }) => ({
+      const recordings = index.list().map(({ kind, storefront, appId, date, constructed }) => ({
         kind,
         storefront,
         appId,
         date,
+        constructed,
       }));
-      return { status: 200, type: JSON_TYPE, body: JSON.stringify({ ok: true, recordings }) };
+      return {
+        status: 200,
+        type: JSON_TYPE,
+        body: JSON.stringify({ ok: true, asOf: serverAsOf, recordings }),
+      };
     }
     return { status: 404, type: JSON_TYPE, body: JSON.stringify({ message: `No route ${path}` }) };
   }
@@ -202,14 +245,28 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
       query: Object.fromEntries(url.searchParams),
     });
     if (requests.length > 1000) requests.shift();
+    if (url.pathname === '/__as-of' && req.method === 'PUT') {
+      try {
+        serverAsOf = parseAsOfDay(url.searchParams.get('day'));
+        res.writeHead(200, { 'content-type': JSON_TYPE });
+        res.end(JSON.stringify({ asOf: serverAsOf }));
+      } catch (error) {
+        res.writeHead(400, { 'content-type': JSON_TYPE });
+        res.end(JSON.stringify({ message: (error as Error).message }));
+      }
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { 'content-type': JSON_TYPE, allow: 'GET, HEAD' });
       res.end(JSON.stringify({ message: `Method ${req.method} not allowed` }));
       return;
     }
     let fault: TReplayFault;
+    let asOf: string | null;
     try {
       fault = faultFor(req, url);
+      const own = url.searchParams.get(AS_OF_PARAM) ?? req.headers[AS_OF_HEADER];
+      asOf = own === undefined ? serverAsOf : parseAsOfDay(Array.isArray(own) ? own[0] : own);
     } catch (error) {
       res.writeHead(400, { 'content-type': JSON_TYPE });
       res.end(JSON.stringify({ message: (error as Error).message }));
@@ -250,7 +307,7 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
 
     let result: TAnswer;
     try {
-      result = answer(url);
+      result = answer(url, asOf);
     } catch (error) {
       res.writeHead(500, { 'content-type': JSON_TYPE });
       res.end(JSON.stringify({ message: `Replay server error: ${(error as Error).message}` }));
@@ -296,6 +353,12 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
     setFaults(next: TReplayFaultRule[]) {
       rules = next;
       failCounts.clear();
+    },
+    get asOf() {
+      return serverAsOf;
+    },
+    setAsOf(day: string | null) {
+      serverAsOf = parseAsOfDay(day);
     },
     async close() {
       server.closeAllConnections();

@@ -1,3 +1,4 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // `bench` is one package at the top level (not a folder of packages), so its own folders are listed too.
@@ -6,12 +7,21 @@ const src = [
   'bench/{src,test}/**',
 ];
 
+// Tests run the workspace packages from their sources: the `@aso/source` export condition
+// (package.json `exports`) points at `src/`, where `default` points at the built `dist/`.
+const sources = {
+  resolve: { conditions: ['@aso/source', ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ['@aso/source', ...defaultServerConditions] } },
+};
+
 // One runner, four projects: `pnpm test` runs them all; `--project
-// unit|integration|faults|browser` runs one. Integration files get their own database and Redis prefix from @aso/testkit.
+// unit|integration|faults|browser` runs one. Integration files get their own database and Redis
+// prefix from @aso/testkit.
 export default defineConfig({
   test: {
     projects: [
       {
+        ...sources,
         test: {
           name: 'unit',
           include: [...src.map((g) => `${g}/*.test.{ts,tsx}`), 'scripts/*.test.ts'],
@@ -20,6 +30,7 @@ export default defineConfig({
         },
       },
       {
+        ...sources,
         test: {
           name: 'integration',
           include: src.map((g) => `${g}/*.int.test.ts`),
@@ -30,6 +41,7 @@ export default defineConfig({
         },
       },
       {
+        ...sources,
         test: {
           // The fault suite (faults/): the whole system as processes, on a Redis of its own.
           name: 'faults',
@@ -42,6 +54,7 @@ export default defineConfig({
         },
       },
       {
+        ...sources,
         test: {
           name: 'browser',
           include: ['e2e/**/*.e2e.test.ts'],

@@ -36,8 +36,8 @@ fi
 
 if [ "$service" = "replay" ]; then
   cd "$here/scraper"
-  exec node --import tsx node_modules/@aso/appstore/src/replay/replay.cli.ts
+  exec node --enable-source-maps node_modules/@aso/appstore/dist/replay/replay.cli.js
 fi
 
 cd "$here/$service"
-exec node --import tsx src/main.ts
+exec node --enable-source-maps dist/main.js

@@ -1,7 +1,9 @@
 /**
  * `pnpm start [--offline] [--no-build]`: the whole system on one machine. Checks PostgreSQL and
- * Redis, creates and migrates the database, builds the web app, then runs the api and the three
- * workers as separate processes with prefixed logs, supervised: one that dies is restarted with
+ * Redis, builds every package, service and the web app (`pnpm build`, cached by turbo; skipped
+ * with `--no-build` when a build exists), creates and migrates the database, then runs the api
+ * and the three workers from their compiled `dist/main.js` as separate processes with prefixed
+ * logs, supervised: one that dies is restarted with
  * a backoff and a line saying so (supervisor.ts) while the others go on serving. `--offline`
  * also starts the store replay server and points the store origins at it, so an audit works
  * without internet. `WEB_DIST_DIR=` (empty) serves no web app and builds none. Ctrl-C stops
@@ -86,12 +88,12 @@ function run(cmd: string, argv: string[], extraEnv: Record<string, string> = {})
 
 const supervisor = new Supervisor(process.stdout);
 
-/** Runs `script` as `node --import tsx`, so the logged pid is the service's own process. */
+/** Runs the compiled `script` with node, as the images do (no TypeScript loader). */
 function startProcess(name: string, script: string, extraEnv: Record<string, string> = {}): void {
   supervisor.add({
     name,
     command: process.execPath,
-    args: ['--import', 'tsx', script],
+    args: ['--enable-source-maps', script],
     cwd: root,
     env: { ...env, ...extraEnv },
   });
@@ -129,26 +131,29 @@ if (pgError || redisError) {
   process.exit(1);
 }
 
-await run('pnpm', ['--silent', 'db:migrate']);
-if (env.WEB_DIST_DIR !== '' && (build || !existsSync(join(env.WEB_DIST_DIR, 'index.html')))) {
-  await run('pnpm', ['--filter', '@aso/web', 'build']);
+const SERVICES = ['api', 'scraper', 'analyzer', 'csv-merge', 'render'] as const;
+const withWeb = env.WEB_DIST_DIR !== '';
+const built =
+  SERVICES.every((s) => existsSync(join(root, `services/${s}/dist/main.js`))) &&
+  (!withWeb || existsSync(join(env.WEB_DIST_DIR, 'index.html')));
+if (build || !built) {
+  await run('pnpm', ['exec', 'turbo', 'run', 'build', ...(withWeb ? [] : ['--filter=!@aso/web'])]);
 }
+await run('pnpm', ['--silent', 'db:migrate']);
 
 process.once('SIGINT', () => void stopAll(0));
 process.once('SIGTERM', () => void stopAll(0));
 
 if (offline)
-  startProcess('replay', 'packages/appstore/src/replay/replay.cli.ts', {
+  startProcess('replay', 'packages/appstore/dist/replay/replay.cli.js', {
     STORE_REPLAY_PORT: replayPort,
   });
-startProcess('api', 'services/api/src/main.ts');
-startProcess('scraper', 'services/scraper/src/main.ts');
-startProcess('analyzer', 'services/analyzer/src/main.ts');
-startProcess('csv-merge', 'services/csv-merge/src/main.ts');
-// PDF reports: opens the web app's print pages on this api in the system Chromium.
-startProcess('render', 'services/render/src/main.ts', {
-  RENDER_APP_URL: `http://127.0.0.1:${port}`,
-});
+for (const service of SERVICES) {
+  // render (PDF reports) opens the web app's print pages on this api in the system Chromium.
+  const extra: Record<string, string> =
+    service === 'render' ? { RENDER_APP_URL: `http://127.0.0.1:${port}` } : {};
+  startProcess(service, `services/${service}/dist/main.js`, extra);
+}
 
 if (await waitReady(`http://127.0.0.1:${port}/readyz`, 60_000)) {
   console.log(

@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
@@ -24,7 +24,12 @@ export default defineConfig({
       ],
     }),
   ],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    // Workspace packages from their sources (the `@aso/source` export condition), so the web
+    // app builds without building them first.
+    conditions: ['@aso/source', ...defaultClientConditions],
+  },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
   build: { sourcemap: true, chunkSizeWarningLimit: 1200 },
 });

@@ -165,7 +165,9 @@ export class FaultSystem {
     );
     const proc = spawn(
       process.execPath,
-      ['--import', 'tsx', join(REPO_ROOT, 'scripts/start.ts'), '--offline', '--no-build'],
+      // Without --no-build: `pnpm start` runs the services from dist/, and turbo rebuilds only
+      // what changed, so the suite never runs a stale build.
+      ['--import', 'tsx', join(REPO_ROOT, 'scripts/start.ts'), '--offline'],
       {
         cwd: REPO_ROOT,
         env: {

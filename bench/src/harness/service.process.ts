@@ -43,9 +43,9 @@ export interface ServiceProcess {
 const DROPPED_ENV = /^(OPENAI_|AI_PROVIDER$|NODE_OPTIONS$)/;
 
 /**
- * Starts a service the way `pnpm start` does (scripts/start.ts: one process per service,
- * TypeScript through tsx), but as `node --import tsx <script>` so the pid is the service's own
- * process and /proc figures are its own. Output goes to `logFile`, never through this process.
+ * Starts a service from its sources, one process per service as `pnpm start` runs them, as
+ * `node --conditions=@aso/source --import tsx <script>` so the pid is the service's own process
+ * and /proc figures are its own (no build step before a benchmark). Output goes to `logFile`, never through this process.
  */
 export function spawnService(opts: SpawnServiceOptions): ServiceProcess {
   const fd = openSync(opts.logFile, 'a');
@@ -56,6 +56,8 @@ export function spawnService(opts: SpawnServiceOptions): ServiceProcess {
   );
   const args = [
     ...(opts.nodeArgs ?? []),
+    // Workspace packages from their sources (the `@aso/source` export condition), as in tests.
+    '--conditions=@aso/source',
     '--import',
     'tsx',
     ...(opts.preload ?? []).flatMap((p) => ['--import', p]),

@@ -56,7 +56,7 @@ export async function measureSseFloor(opts: {
 }): Promise<TSseFloor> {
   const child = fork(SERVER_SCRIPT, [String(opts.dataBytes)], {
     cwd: REPO_ROOT,
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--conditions=@aso/source', '--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });

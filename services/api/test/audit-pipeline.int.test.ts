@@ -482,11 +482,15 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
     };
     // `node --import tsx` runs the worker in this one process (the tsx CLI would start a child
     // process that a SIGKILL of the CLI leaves running).
-    const child = spawn(process.execPath, ['--import', 'tsx', 'services/scraper/src/main.ts'], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@aso/source', '--import', 'tsx', 'services/scraper/src/main.ts'],
+      {
+        cwd: REPO_ROOT,
+        env,
+        stdio: 'ignore',
+      },
+    );
     const conn = createRedis(redis.url, { role: 'worker' });
     let rescuer: Awaited<ReturnType<typeof startScraper>> | null = null;
     try {

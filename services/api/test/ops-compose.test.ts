@@ -98,12 +98,7 @@ describe('docker-compose.yml', () => {
     expect(migrate.image).toBe(service('api').image);
     expect(migrate.restart).toBe('no');
     // The api image's tree is services/api's deploy: @aso/db is its dependency.
-    expect(migrate.command).toEqual([
-      'node',
-      '--import',
-      'tsx',
-      'node_modules/@aso/db/src/migrate.cli.ts',
-    ]);
+    expect(migrate.command).toEqual(['node', 'node_modules/@aso/db/dist/migrate.cli.js']);
     expect(readRepoFile('packages/db/src/migrate.cli.ts')).toContain('migrateToLatest');
     expect(Object.keys(migrate.environment ?? {})).toEqual(['DATABASE_URL']);
     expect(migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
@@ -245,7 +240,6 @@ describe('Dockerfiles', () => {
     for (const d of [...api, ...workers]) {
       expect(d.args).toContain('--prod');
       expect(d.args).toContain('--config.inject-workspace-packages=true');
-      expect(d.copiesTsconfig, d.pkg).toBe(true);
     }
   });
 
@@ -258,8 +252,9 @@ describe('Dockerfiles', () => {
       PORT: '3000',
     });
     expect(runtime).toContain('COPY --from=build /repo/apps/web/dist /app/web');
-    expect(apiDockerfile).toMatch(/^RUN pnpm --filter @aso\/web build$/m);
-    expect(execForm(runtime, 'CMD')).toEqual(['node', '--import', 'tsx', 'src/main.ts']);
+    expect(apiDockerfile).toMatch(/^RUN pnpm build$/m);
+    // Compiled JavaScript only: no TypeScript loader in the start command.
+    expect(execForm(runtime, 'CMD')).toEqual(['node', '--enable-source-maps', 'dist/main.js']);
     expect(execForm(runtime, 'HEALTHCHECK').join(' ')).toContain('/readyz');
     // The api image is the last stage: a plain `docker build -f Dockerfile.api` builds it.
     expect(
@@ -320,10 +315,11 @@ describe('ops/worker-entrypoint.sh', () => {
     }
     const replay = /^\s*replay\) port="\$\{STORE_REPLAY_PORT:-(\d+)\}"/m.exec(entrypoint);
     expect(Number(replay?.[1])).toBe(schemaDefault(SERVICE_SCHEMAS.replay, 'STORE_REPLAY_PORT'));
-    expect(entrypoint).toContain('exec node --import tsx src/main.ts');
+    expect(entrypoint).toContain('exec node --enable-source-maps dist/main.js');
     expect(entrypoint).toContain(
-      'exec node --import tsx node_modules/@aso/appstore/src/replay/replay.cli.ts',
+      'exec node --enable-source-maps node_modules/@aso/appstore/dist/replay/replay.cli.js',
     );
+    expect(entrypoint).not.toContain('tsx');
   });
 });
 

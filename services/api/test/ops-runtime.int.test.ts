@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -51,10 +51,19 @@ async function pnpm(args: string[]): Promise<void> {
 
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'aso-runtime-'));
+  // RUN pnpm exec turbo run build (the web app's build is stood in for below).
+  await pnpm(['exec', 'turbo', 'run', 'build', '--filter=!@aso/web', '--output-logs=errors-only']);
   for (const step of [...deploySteps(apiDockerfile), ...deploySteps(workerDockerfile)]) {
     await pnpm(step.args.map((a) => (a === `/out/${step.dir}` ? join(out, step.dir) : a)));
-    if (step.copiesTsconfig)
-      await copyFile(join(REPO_ROOT, 'tsconfig.base.json'), join(out, step.dir, 'tsconfig.json'));
+  }
+  // RUN ... && rm -rf /out/<dir>/node_modules/.pnpm/typescript@*
+  const text = `${apiDockerfile}\n${workerDockerfile}`;
+  for (const [, dir] of text.matchAll(
+    /rm -rf \/out\/([\w-]+)\/node_modules\/\.pnpm\/typescript@\*/g,
+  )) {
+    const pnpmDir = join(out, dir!, 'node_modules/.pnpm');
+    for (const entry of await readdir(pnpmDir))
+      if (entry.startsWith('typescript@')) await rm(join(pnpmDir, entry), { recursive: true });
   }
   // COPY --chmod=0755 ops/worker-entrypoint.sh /app/worker-entrypoint.sh
   await copyFile(join(REPO_ROOT, 'ops/worker-entrypoint.sh'), join(out, 'worker-entrypoint.sh'));
@@ -130,6 +139,21 @@ async function stop(s: Started) {
 }
 
 describe('the runtime trees of the images', () => {
+  it('hold compiled JavaScript and production dependencies only: no TypeScript loader or compiler', () => {
+    for (const dir of ['api', ...WORKERS]) {
+      expect(existsSync(join(out, dir, 'dist/main.js')), dir).toBe(true);
+      expect(existsSync(join(out, dir, 'src')), dir).toBe(false);
+      const store = readdirSync(join(out, dir, 'node_modules/.pnpm'));
+      for (const tool of ['tsx', 'esbuild', 'typescript']) {
+        expect(existsSync(join(out, dir, 'node_modules', tool)), `${dir}: ${tool}`).toBe(false);
+        expect(
+          store.filter((e) => e.startsWith(`${tool}@`)),
+          `${dir}: ${tool}`,
+        ).toEqual([]);
+      }
+    }
+  });
+
   it('runs the migrations from the api tree with the migrate service command', async ({
     database,
   }) => {

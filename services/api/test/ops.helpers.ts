@@ -138,8 +138,6 @@ export interface DeployStep {
   args: string[];
   pkg: string;
   dir: string;
-  /** The Dockerfile copies tsconfig.base.json over the tree's tsconfig.json. */
-  copiesTsconfig: boolean;
 }
 
 /** The `pnpm ... deploy ... /out/<dir>` commands of a Dockerfile, in order. */
@@ -153,7 +151,6 @@ export function deploySteps(dockerfile: string): DeployStep[] {
     args: m[1]!.split(' '),
     pkg: m[2]!,
     dir: m[3]!,
-    copiesTsconfig: text.includes(`cp tsconfig.base.json /out/${m[3]}/tsconfig.json`),
   }));
 }
 

@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { build } from 'esbuild';
 import type { TUploadField } from '@aso/contracts';
 import { CsvExportError } from './csv-export.error';
 import { parseExport, ParsedExport } from './export.parser';
@@ -16,35 +15,43 @@ export const THREAD_IN_FLIGHT_BYTES = 2 * 1024 * 1024;
 /** Young generation of a parse thread's heap (MB; V8's default here is 3 x 16). */
 export const PARSE_THREAD_YOUNG_GENERATION_MB = 12;
 
-let threadScript: Promise<string> | null = null;
+/** The parse thread's code: a built file, or a CommonJS script to evaluate. */
+export type TParseThreadScript = URL | string;
+
+let threadScript: Promise<TParseThreadScript> | null = null;
 
 /**
- * The parse thread's code: `export-parse.worker.ts` and what it imports (csv-parse included)
- * bundled into one CommonJS script by esbuild, once per process (about 0.1 s). A thread
- * started from it runs in about 60 ms; a thread loading the TypeScript sources through the
- * tsx loader took about 0.5 s of CPU to start, as much as it saved on 2 x 5 MB files.
+ * The parse thread's code, once per process. Built (`pnpm build`), it is
+ * `dist/merge/export-parse.thread-entry.js` beside this module's bundle. From the sources
+ * (tests, `pnpm dev`), `export-parse.thread-entry.ts` and what it imports are bundled into one
+ * CommonJS script by esbuild, a development dependency (about 0.1 s): a thread started from
+ * it runs in about 60 ms, where one loading the TypeScript sources through the tsx loader took
+ * about 0.5 s of CPU to start, as much as it saved on 2 x 5 MB files.
  */
-function parseThreadScript(): Promise<string> {
-  threadScript ??= build({
-    stdin: {
-      contents: "import { serveExportParse } from './export-parse.worker';\nserveExportParse();\n",
-      resolveDir: fileURLToPath(new URL('.', import.meta.url)),
-      sourcefile: 'export-parse.thread-entry.ts',
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-  }).then(
-    (result) => result.outputFiles[0]!.text,
-    (error: unknown) => {
-      threadScript = null;
-      throw error;
-    },
-  );
+function parseThreadScript(): Promise<TParseThreadScript> {
+  if (!import.meta.url.endsWith('.ts')) {
+    return Promise.resolve(new URL('./merge/export-parse.thread-entry.js', import.meta.url));
+  }
+  threadScript ??= import('esbuild')
+    .then(({ build }) =>
+      build({
+        entryPoints: [fileURLToPath(new URL('./export-parse.thread-entry.ts', import.meta.url))],
+        conditions: ['@aso/source'],
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        write: false,
+        logLevel: 'silent',
+      }),
+    )
+    .then(
+      (result) => result.outputFiles[0]!.text,
+      (error: unknown) => {
+        threadScript = null;
+        throw error;
+      },
+    );
   return threadScript;
 }
 
@@ -71,20 +78,21 @@ export async function parseExportInThread(
   input: Readable,
   field: TUploadField,
   options: { maxRows?: number; maxColumns?: number; pauseEveryMs?: number } = {},
-  loadScript: () => Promise<string> = parseThreadScript,
+  loadScript: () => Promise<TParseThreadScript> = parseThreadScript,
 ): Promise<ParsedExport> {
   const init: TParseThreadInit = { field, ...options };
   let worker: Worker;
   try {
-    worker = new Worker(await loadScript(), {
-      eval: true,
+    const script = await loadScript();
+    worker = new Worker(script, {
+      eval: typeof script === 'string',
       workerData: init,
       // Parsing makes short-lived garbage only; a small young generation keeps the thread's
       // share of the worker's RSS small (under 400 MB with both files in memory).
       resourceLimits: { maxYoungGenerationSizeMb: PARSE_THREAD_YOUNG_GENERATION_MB },
     });
   } catch {
-    // No thread (esbuild missing from an image, threads refused): the same parse here, on
+    // No thread (its code cannot be built or found, threads refused): the same parse here, on
     // this thread's event loop; slower, never wrong. `input` was not read yet.
     return parseExport(input, field, options);
   }

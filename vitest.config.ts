@@ -8,7 +8,9 @@ const src = [
 ];
 
 // Tests run the workspace packages from their sources: the `@aso/source` export condition
-// (package.json `exports`) points at `src/`, where `default` points at the built `dist/`.
+// (package.json `exports`) points at `src/`, where `default` points at the built `dist/`. The
+// `development` condition, which Vite applies outside production builds, points at `src/` too,
+// so the global setups (loaded before any project's settings apply) read the sources as well.
 const sources = {
   resolve: { conditions: ['@aso/source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['@aso/source', ...defaultServerConditions] } },

@@ -11,7 +11,7 @@ export interface IntegrationFixtures {
 }
 
 /**
- * `it`/`test` for integration tests: `it('…', async ({ database, redis }) => …)`. Both
+ * `it` for integration tests: `it('…', async ({ database, redis }) => …)`. Both
  * fixtures are file-scoped: created on first use in a file and removed after its last test.
  */
 export const it = base.extend<{ $file: IntegrationFixtures }>({
@@ -34,4 +34,3 @@ export const it = base.extend<{ $file: IntegrationFixtures }>({
     { scope: 'file' },
   ],
 });
-export const test = it;

@@ -1,9 +1,20 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
-/** Repository root: this file is packages/appstore/src/replay/env.ts. */
-const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+/**
+ * Repository root: two folders above this package's root, the nearest folder up from this
+ * module (`src/replay/env.ts`, or the built `dist/*.js`) that holds a package.json.
+ */
+function repoRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) {
+    dir = path.dirname(dir);
+  }
+  return path.resolve(dir, '../..');
+}
+const REPO_ROOT = repoRoot();
 
 /** Default fixtures root: `<repo>/../shared/fixtures` (house rule: never copied into the repo). */
 export const DEFAULT_FIXTURES_DIR = path.resolve(REPO_ROOT, '../shared/fixtures');

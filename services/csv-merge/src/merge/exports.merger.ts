@@ -252,9 +252,6 @@ export class MergedDataset {
   }
 }
 
-/** The merged dataset (see {@link MergedDataset}). */
-export type TMergedDataset = MergedDataset;
-
 /**
  * Merges the conversion export and the redownloads export (spec section 5); either may be
  * absent (one file alone works).

@@ -4,55 +4,12 @@ import { parseExportInThread } from './export-parse.thread';
 import { parseExport, type TParseOptions } from './export.parser';
 import { mergeExports, type MergedDataset } from './exports.merger';
 
-export { CsvExportError, type TCsvExportErrorReason } from './csv-export.error';
-export {
-  openExportText,
-  sniffDelimiter,
-  isDateHeaderCell,
-  HEADER_SEARCH_LINES,
-  SNIFF_BYTES,
-  type TExportDelimiter,
-  type TExportEncoding,
-  type TOpenedText,
-} from './text-decoder.stream';
-export { parsePreamble, looksLikeDateRange, type TPreamble } from './preamble.parser';
-export {
-  parseExport,
-  isHeaderRow,
-  nextTurn,
-  ParsedExport,
-  MAX_RECORD_BYTES,
-  MAX_EXPORT_ROWS,
-  PAUSE_EVERY_MS,
-  type TExportRow,
-  type TParsedExport,
-  type TParsedExportData,
-  type TParseOptions,
-} from './export.parser';
-export { createCellReader, decimalCommaToPoint } from './cell-value.reader';
-export { parseExportDay, isoFromDayNumber, NO_DAY } from './export-day.parser';
-export { CellTable, type TCellTableData } from './cell.table';
+export { CsvExportError } from './csv-export.error';
+export { parseExport, nextTurn, type TParsedExport, type TParseOptions } from './export.parser';
 export { parseExportInThread, THREAD_IN_FLIGHT_BYTES } from './export-parse.thread';
-export {
-  mergeExports,
-  toMergedData,
-  isRedownloadsColumn,
-  MergedDataset,
-  TERRITORY_COLUMN,
-  PREVIEW_ROWS,
-  type TMergedDataset,
-  type TMergedFileInfo,
-} from './exports.merger';
-export {
-  assertSameListing,
-  assignRoles,
-  exportKind,
-  parseDateRangeText,
-  territoryOf,
-  type TAssignedExports,
-  type TExportKind,
-} from './exports.crosscheck';
-export { writeProcessedCsv, escapeFormulaText, csvCellText } from './processed-csv.writer';
+export { toMergedData, MergedDataset, PREVIEW_ROWS } from './exports.merger';
+export { exportKind, parseDateRangeText } from './exports.crosscheck';
+export { writeProcessedCsv } from './processed-csv.writer';
 
 /** How long this thread parses between turns while a parse thread waits on it (ms). */
 export const THREAD_FEED_EVERY_MS = 10;

@@ -5,7 +5,6 @@ import { cn } from '@/lib/utils';
 
 /** A confirmation dialog (Radix AlertDialog: no outside-click dismissal). */
 export const AlertDialog = AlertDialogPrimitive.Root;
-export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
 export const AlertDialogPortal = AlertDialogPrimitive.Portal;
 
 /** The dimmed backdrop. */

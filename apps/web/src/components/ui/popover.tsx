@@ -5,7 +5,6 @@ import { cn } from '@/lib/utils';
 /** A floating panel anchored to its trigger (Escape and outside click close it). */
 export const Popover = PopoverPrimitive.Root;
 export const PopoverTrigger = PopoverPrimitive.Trigger;
-export const PopoverAnchor = PopoverPrimitive.Anchor;
 
 /** The floating panel. */
 export function PopoverContent({

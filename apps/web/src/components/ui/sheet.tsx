@@ -5,8 +5,6 @@ import { cn } from '@/lib/utils';
 
 /** A panel sliding in from an edge (Radix Dialog underneath). */
 export const Sheet = SheetPrimitive.Root;
-export const SheetTrigger = SheetPrimitive.Trigger;
-export const SheetClose = SheetPrimitive.Close;
 
 /** The sliding panel; `side` picks the edge. */
 export function SheetContent({

@@ -87,5 +87,3 @@ export function ToastDescription({
 }: ComponentProps<typeof ToastPrimitives.Description>) {
   return <ToastPrimitives.Description className={cn('text-sm opacity-90', className)} {...props} />;
 }
-
-export const ToastAction = ToastPrimitives.Action;

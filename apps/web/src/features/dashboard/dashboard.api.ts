@@ -19,13 +19,7 @@ import { dashboardsKey } from '@/lib/queries';
 import type { TUploadSlot } from './csv-file.rules';
 import { ZSavedDashboardList } from './saved-dashboard.rules';
 
-export {
-  ZSavedDashboardList,
-  dashboardConfig,
-  fileNameFromDisposition,
-  isExpiredError,
-  type TSavedDashboard,
-} from './saved-dashboard.rules';
+export { dashboardConfig, isExpiredError, type TSavedDashboard } from './saved-dashboard.rules';
 
 /** Upload waits for the merge job on the server (bounded there at about a minute): allow 2 min. */
 export const UPLOAD_TIMEOUT_MS = 120_000;

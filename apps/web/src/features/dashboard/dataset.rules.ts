@@ -27,7 +27,7 @@ export const SPEC_PICKER_BOUNDS: Readonly<TDateRange> = Object.freeze({
 });
 
 /** The metric the chart shows first (spec section 4: "The default selected metric is 'Total Downloads'"). */
-export const DEFAULT_METRIC_NAME = 'Total Downloads';
+const DEFAULT_METRIC_NAME = 'Total Downloads';
 
 /** UI facts of a dataset. */
 export interface TDatasetInfo {

@@ -22,7 +22,6 @@ export const readRepoFile = (path: string) => readFileSync(join(REPO_ROOT, path)
 
 /** The worker services of the worker image, by compose service name (= WORKER value). */
 export const WORKERS = ['scraper', 'analyzer', 'csv-merge', 'render'] as const;
-type TWorker = (typeof WORKERS)[number];
 
 /** Each compose service's environment schema (what the process behind it parses). */
 export const SERVICE_SCHEMAS = {

@@ -26,9 +26,6 @@ export const SPEC_PICKER_BOUNDS: Readonly<TDateRange> = Object.freeze({
   end: '2025-12-31',
 });
 
-/** The metric the chart shows first (spec section 4: "The default selected metric is 'Total Downloads'"). */
-const DEFAULT_METRIC_NAME = 'Total Downloads';
-
 /** UI facts of a dataset. */
 export interface TDatasetInfo {
   /** Column names in first-seen order. */

@@ -82,9 +82,10 @@ export const ZBusEvent = z.discriminatedUnion('type', [
     at: z.string(),
     emittedAt: z.number(),
     /**
-     * On a `cache_check` event with status `done`: true when a fresh snapshot was reused
-     * (DESIGN section 2, point 4), false when the store will be read. The gateway counts the
-     * hits in the aggregated `cache_check` message ('1 of 3 apps from cache').
+     * On a `cache_check` event with status `done` (the scraper always sets it there): true when
+     * a fresh snapshot was reused (DESIGN section 2, point 4), false when the store will be
+     * read. The gateway counts the hits in the aggregated `cache_check` message from this flag
+     * alone ('1 of 3 apps from cache'); a message's text never counts.
      */
     cacheHit: z.boolean().optional(),
   }),

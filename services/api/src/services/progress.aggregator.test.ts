@@ -36,14 +36,17 @@ describe('ProgressAggregator', () => {
     ]);
   });
 
-  it('counts cache hits from the flag, or from the message when there is none', () => {
-    const agg = new ProgressAggregator(['1', '2']);
+  it('counts cache hits from the flag alone, whatever the message says', () => {
+    const agg = new ProgressAggregator(['1', '2', '3']);
     agg.apply(app('1', 'cache_check', 'done', 1, { message: 'whatever', cacheHit: true }));
-    const out = agg.apply(
+    agg.apply(
       app('2', 'cache_check', 'done', 2, { message: 'Cache hit: snapshot from yesterday' }),
     );
+    const out = agg.apply(
+      app('3', 'cache_check', 'done', 3, { message: 'Cache hit (text only)', cacheHit: false }),
+    );
     expect(out.map(brief)).toEqual([
-      'cache_check:done:100:Checked the cache for 2 of 2 apps: 2 cache hits',
+      'cache_check:done:100:Checked the cache for 3 of 3 apps: 1 cache hit',
     ]);
     const miss = new ProgressAggregator(['1']);
     expect(

@@ -25,9 +25,6 @@ interface AppStepState {
   cacheHit: boolean | undefined;
 }
 
-const CACHE_HIT_TEXT = /\b(cache hit|from (the )?cache|cached snapshot)\b/i;
-const CACHE_MISS_TEXT = /\b(miss|no fresh|not cached|stale)\b/i;
-
 const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /**
@@ -207,11 +204,8 @@ export class ProgressAggregator {
       case 'url_validation':
         return `Validated ${of}`;
       case 'cache_check': {
-        const hits = states.filter(
-          (s) =>
-            s?.status === 'done' &&
-            (s.cacheHit ?? (CACHE_HIT_TEXT.test(s.message) && !CACHE_MISS_TEXT.test(s.message))),
-        ).length;
+        // Cache hits are data (the scraper's `cacheHit` flag), never read from display text.
+        const hits = states.filter((s) => s?.status === 'done' && s.cacheHit === true).length;
         return `Checked the cache for ${of}` + (hits > 0 ? `: ${count(hits, 'cache hit')}` : '');
       }
       case 'scrape':

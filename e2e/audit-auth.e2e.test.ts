@@ -72,7 +72,8 @@ describe('access', () => {
       });
       await page.reload();
       await page.getByTestId('user-email').filter({ hasText: email }).waitFor();
-      await page.waitForTimeout(300);
+      // Every request of the load has ended: a retried check would have been sent by now.
+      await page.waitForLoadState('networkidle');
       expect(checks).toEqual(['GET']);
 
       await page.goto('/this/path/does/not/exist');

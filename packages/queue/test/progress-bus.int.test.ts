@@ -64,7 +64,11 @@ describe('progress event bus', () => {
           `${String(e)}: early ${early.map(label).join()} late ${late.map(label).join()}`,
         );
       });
-    await new Promise((r) => setTimeout(r, 100));
+    // A last event seen by both proves that nothing else was still on its way before it.
+    await bus.append('audit-1', step(9));
+    await vi.waitUntil(() => early.length === 9 && late.length === 9, WAIT);
+    early.pop();
+    late.pop();
 
     const all = Array.from({ length: 8 }, (_, i) => `event ${i + 1}`);
     expect(early.map(label)).toEqual(all);
@@ -95,7 +99,10 @@ describe('progress event bus', () => {
       Array.from({ length: 50 }, (_, i) => (i % 2 ? bus : bus2).append('audit-3', step(i))),
     );
     await vi.waitUntil(() => got.length === 50, WAIT);
-    await new Promise((r) => setTimeout(r, 100));
+    // A last event proves that nothing else was still on its way before it.
+    await bus.append('audit-3', step(50));
+    await vi.waitUntil(() => got.length === 51, WAIT);
+    expect(got.pop()?.id).toBeDefined();
     expect(got).toHaveLength(50);
     const ids = got.map((e) => e.id);
     expect([...ids].sort(compareEntryIds)).toEqual(ids);

@@ -356,8 +356,14 @@ describe('GET /api/progress (SSE relay of recorded events)', () => {
       for (const e of events) await bus.append(id, e);
 
       // Live: the first reader sees the replay, then stays open (heartbeats) until complete.
-      const first = readProgress(api, a, id, { timeoutMs: 20_000 });
-      await new Promise((r) => setTimeout(r, 1_500));
+      let heartbeat!: () => void;
+      const heartbeatSeen = new Promise<void>((r) => (heartbeat = r));
+      const first = readProgress(api, a, id, {
+        timeoutMs: 20_000,
+        onComment: (c) => c.includes('heartbeat') && heartbeat(),
+      });
+      // The stream stays open between events: the client gets a heartbeat before the rest.
+      await heartbeatSeen;
       await bus.append(id, step('finalize', 'done', 10));
       await bus.append(id, { type: 'complete', auditId: id, emittedAt: 2 });
       await bus.append(id, step('done', 'done', 11)); // after complete: never sent

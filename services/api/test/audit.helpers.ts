@@ -177,7 +177,14 @@ export async function readProgress(
   api: TestApi,
   user: TestUser,
   auditId: string,
-  opts: { lastEventId?: string; max?: number; timeoutMs?: number; query?: string } = {},
+  opts: {
+    lastEventId?: string;
+    max?: number;
+    timeoutMs?: number;
+    query?: string;
+    /** Called for each comment line as it arrives (heartbeats). */
+    onComment?: (comment: string) => void;
+  } = {},
 ): Promise<{ events: TEvent[]; comments: string[] }> {
   const events: TEvent[] = [];
   const comments: string[] = [];
@@ -194,7 +201,10 @@ export async function readProgress(
         ...(opts.lastEventId ? { 'last-event-id': opts.lastEventId } : {}),
       },
       signal: ac.signal,
-      onComment: (c) => comments.push(c),
+      onComment: (c) => {
+        comments.push(c);
+        opts.onComment?.(c);
+      },
     })) {
       events.push({ ...m, json: JSON.parse(m.data) as Record<string, unknown> });
       if (opts.max !== undefined && events.length >= opts.max) break;

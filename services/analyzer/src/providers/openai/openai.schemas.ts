@@ -22,7 +22,6 @@ export const ZSectionTexts = z.object({
   improvements: z.array(z.string()),
   suggestedRewrite: z.string().nullable(),
 });
-export type TSectionTexts = z.infer<typeof ZSectionTexts>;
 
 /** The model's answer of the `ai_structured_analysis` step (`structured_analysis`). */
 export const ZStructuredTexts = z.object(
@@ -31,7 +30,6 @@ export const ZStructuredTexts = z.object(
     typeof ZSectionTexts
   >,
 );
-export type TStructuredTexts = z.infer<typeof ZStructuredTexts>;
 
 /** The model's answer of the `ai_recommendations` step (`recommendations`); priority is the order. */
 export const ZModelRecommendations = z.object({
@@ -44,7 +42,6 @@ export const ZModelRecommendations = z.object({
     }),
   ),
 });
-export type TModelRecommendations = z.infer<typeof ZModelRecommendations>;
 
 /** Every schema the provider sends, by the name it is sent under. */
 export const MODEL_SCHEMAS = {

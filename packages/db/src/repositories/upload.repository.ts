@@ -1,0 +1,114 @@
+import { sql } from 'kysely';
+import { isUuid } from './audit.repository';
+import { type DbOrTrx, expiresIn } from './expiry.sql';
+
+/**
+ * `uploads` (DESIGN sections 3 and 4): uploaded export files, stored until their dataset's
+ * merge is done and they expire.
+ * Every read treats a row whose `expires_at` has passed (PostgreSQL's clock, `now()`) as gone,
+ * so an expired one answers "not found" before the hourly cleanup deletes it. Ids from URLs
+ * that are not UUIDs read as "not found" instead of a cast error.
+ */
+
+/** Multipart field of an upload (spec section 7). */
+export type TUploadFieldName = 'conversionCSV' | 'redownloadsCSV';
+
+/** What {@link insertUpload} stores. */
+export interface NewUploadInput {
+  userId: string;
+  field: TUploadFieldName;
+  /** File name as the browser sent it. */
+  filename: string;
+  /** The file's bytes, whole (at most the upload limit, 20 MB). */
+  content: Buffer;
+  /** Days until the upload expires (fractional allowed). */
+  ttlDays: number;
+}
+
+/** Inserts one uploaded file and returns its id. @throws RangeError for a bad `ttlDays`. */
+export async function insertUpload(db: DbOrTrx, input: NewUploadInput): Promise<string> {
+  const row = await db
+    .insertInto('uploads')
+    .values({
+      user_id: input.userId,
+      field: input.field,
+      filename: input.filename,
+      size_bytes: input.content.length,
+      content: input.content,
+      expires_at: expiresIn(input.ttlDays),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Deletes `userId`'s uploads with these ids (a refused or abandoned upload). Returns the count. */
+export async function deleteUploads(
+  db: DbOrTrx,
+  userId: string,
+  ids: readonly string[],
+): Promise<number> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return 0;
+  const result = await db
+    .deleteFrom('uploads')
+    .where('user_id', '=', userId)
+    .where('id', 'in', valid)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** An upload's metadata (no bytes). */
+export interface UploadInfo {
+  id: string;
+  field: TUploadFieldName;
+  filename: string;
+  sizeBytes: number;
+}
+
+/** `userId`'s live (unexpired) upload `id` without its bytes, or null. */
+export async function findLiveUpload(
+  db: DbOrTrx,
+  id: string,
+  userId: string,
+): Promise<UploadInfo | null> {
+  if (!isUuid(id)) return null;
+  const row = await db
+    .selectFrom('uploads')
+    .select(['id', 'field', 'filename', 'size_bytes'])
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return row
+    ? { id: row.id, field: row.field, filename: row.filename, sizeBytes: row.size_bytes }
+    : null;
+}
+
+/**
+ * `length` bytes of `userId`'s live upload `id` from byte `offset` (0-based; fewer at the
+ * end, an empty Buffer past it), or null when the upload is missing or expired. Reading an
+ * upload in slices keeps the worker from holding its bytes several times over while the
+ * driver decodes one large value (docs/BENCHMARKS.md).
+ *
+ * @throws RangeError for a negative `offset` or a `length` below 1.
+ */
+export async function readUploadSlice(
+  db: DbOrTrx,
+  id: string,
+  userId: string,
+  offset: number,
+  length: number,
+): Promise<Buffer | null> {
+  if (!Number.isInteger(offset) || offset < 0) throw new RangeError('offset must be >= 0');
+  if (!Number.isInteger(length) || length < 1) throw new RangeError('length must be >= 1');
+  if (!isUuid(id)) return null;
+  const row = await db
+    .selectFrom('uploads')
+    .select(sql<Buffer>`substring(content from ${offset + 1} for ${length})`.as('slice'))
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return row?.slice ?? null;
+}

@@ -6,7 +6,7 @@ import { ZErrorBody } from '@aso/contracts';
 import { ApiError, authHeaders } from './api';
 import { fileNameFromDisposition } from './file-download.rules';
 
-export { fileNameFromDisposition, saveBlob } from './file-download.rules';
+export { saveBlob } from './file-download.rules';
 
 function parseJson(text: string): unknown {
   try {

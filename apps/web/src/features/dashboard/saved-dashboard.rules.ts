@@ -75,13 +75,4 @@ export function dashboardConfig(dashboard: TSavedDashboard): TDashboardConfig | 
   };
 }
 
-/** Parses JSON text, or null when it is not JSON. */
-export function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
 export { fileNameFromDisposition } from '../../lib/file-download.rules';

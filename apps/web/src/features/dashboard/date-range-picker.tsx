@@ -1,3 +1,4 @@
+import { useIsMobile } from '@/hooks/use-mobile';
 import { formatDay } from '@aso/analytics';
 import type { TDateRange } from '@aso/contracts';
 import { CalendarDays } from 'lucide-react';
@@ -29,6 +30,7 @@ export interface DateRangePickerProps {
  * click outside closes it and discards the choice.
  */
 export function DateRangePicker({ value, bounds, onApply }: DateRangePickerProps) {
+  const isMobile = useIsMobile();
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<TDraftRange | undefined>(undefined);
   const min = dateFromIso(bounds.start);
@@ -55,7 +57,13 @@ export function DateRangePicker({ value, bounds, onApply }: DateRangePickerProps
           {rangeLabel(value)}
         </Button>
       </PopoverTrigger>
-      <PopoverContent align="start" className="w-auto p-3" data-testid="date-range-popover">
+      <PopoverContent
+        align="start"
+        collisionPadding={8}
+        // Fits the screen: on a phone one month, and the list scrolls above Apply and Cancel.
+        className="flex max-h-[var(--radix-popover-content-available-height)] w-auto max-w-[calc(100vw-1rem)] flex-col p-3"
+        data-testid="date-range-popover"
+      >
         <p className="mb-2 text-xs text-muted-foreground">
           {ready
             ? rangeLabel(ready)
@@ -63,24 +71,26 @@ export function DateRangePicker({ value, bounds, onApply }: DateRangePickerProps
               ? `${formatDay(isoFromDate(draft.from))} - pick an end date`
               : 'Pick a start date, then an end date.'}
         </p>
-        <Calendar
-          mode="range"
-          numberOfMonths={2}
-          // Two months side by side: outside days would show the same day twice.
-          showOutsideDays={false}
-          selected={draft}
-          // Own click logic (see nextDraft): react-day-picker's default sets both ends on the
-          // first click, which would enable Apply too early.
-          onSelect={(_range, day) => setDraft((prev) => nextDraft(prev, day))}
-          defaultMonth={defaultMonth}
-          startMonth={min}
-          endMonth={max}
-          disabled={[{ before: min }, { after: max }]}
-          // The applied range stays faintly marked while a new one is picked.
-          modifiers={{ applied: { from: dateFromIso(value.start), to: end } }}
-          modifiersClassNames={{ applied: 'bg-primary/5' }}
-        />
-        <div className="mt-3 flex justify-end gap-2 border-t pt-3">
+        <div className="min-h-0 overflow-y-auto">
+          <Calendar
+            mode="range"
+            numberOfMonths={isMobile ? 1 : 2}
+            // Two months side by side: outside days would show the same day twice.
+            showOutsideDays={false}
+            selected={draft}
+            // Own click logic (see nextDraft): react-day-picker's default sets both ends on the
+            // first click, which would enable Apply too early.
+            onSelect={(_range, day) => setDraft((prev) => nextDraft(prev, day))}
+            defaultMonth={defaultMonth}
+            startMonth={min}
+            endMonth={max}
+            disabled={[{ before: min }, { after: max }]}
+            // The applied range stays faintly marked while a new one is picked.
+            modifiers={{ applied: { from: dateFromIso(value.start), to: end } }}
+            modifiersClassNames={{ applied: 'bg-primary/5' }}
+          />
+        </div>
+        <div className="mt-3 flex shrink-0 justify-end gap-2 border-t pt-3">
           <Button variant="ghost" size="sm" onClick={() => setOpen(false)}>
             Cancel
           </Button>

@@ -1,3 +1,4 @@
+import { useIsMobile } from '@/hooks/use-mobile';
 import { ChevronDown, Search } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -20,6 +21,7 @@ export interface MetricSelectorProps {
  * 'no metrics found'. A Radix popover, so Escape and a click outside close it.
  */
 export function MetricSelector({ metrics, selected, onChange }: MetricSelectorProps) {
+  const isMobile = useIsMobile();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const searchId = useId();
@@ -51,7 +53,16 @@ export function MetricSelector({ metrics, selected, onChange }: MetricSelectorPr
           <ChevronDown className="opacity-60" />
         </Button>
       </PopoverTrigger>
-      <PopoverContent align="end" className="w-80 p-0" data-testid="metric-selector">
+      <PopoverContent
+        align="end"
+        collisionPadding={8}
+        className="w-80 max-w-[calc(100vw-1rem)] p-0"
+        data-testid="metric-selector"
+        // Radix focuses the first field on open: on a phone that opens the keyboard over the list.
+        onOpenAutoFocus={(event) => {
+          if (isMobile) event.preventDefault();
+        }}
+      >
         <div className="flex flex-col gap-2 border-b p-3">
           <label htmlFor={searchId} className="text-xs font-medium text-muted-foreground">
             select metrics to display:
@@ -64,7 +75,8 @@ export function MetricSelector({ metrics, selected, onChange }: MetricSelectorPr
               onChange={(event) => setQuery(event.target.value)}
               placeholder="search metrics..."
               className="h-8 pl-8"
-              autoFocus
+              // On a phone focus would open the keyboard over the list.
+              autoFocus={!isMobile}
             />
           </div>
           <div className="flex items-center justify-between gap-2">

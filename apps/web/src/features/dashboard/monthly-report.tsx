@@ -98,6 +98,9 @@ export function MonthlyReport({ report }: { report: TMonthlyReport }) {
           </p>
         ) : (
           <>
+            <p className="mb-2 text-xs text-muted-foreground lg:hidden" data-testid="scroll-hint">
+              Swipe sideways to see every column →
+            </p>
             <Table className="text-[13px] [&_td]:px-2 [&_th]:px-2">
               <TableHeader>
                 <TableRow>

@@ -61,7 +61,15 @@ export function CompetitorTable({ audit }: { audit: TAudit }) {
         <CardDescription>Your listing next to the competitors you entered.</CardDescription>
       </CardHeader>
       <CardContent className="px-0 sm:px-5">
-        <div className="overflow-x-auto">
+        <p className="px-5 pb-2 text-xs text-muted-foreground sm:hidden" data-testid="scroll-hint">
+          Swipe sideways to see every column →
+        </p>
+        <div
+          className="overflow-x-auto [mask-image:linear-gradient(to_right,black_85%,transparent)] sm:[mask-image:none]"
+          role="region"
+          aria-label="Competitor table, scrolls sideways"
+          tabIndex={0}
+        >
           <table className="w-full min-w-[40rem] text-sm">
             <thead>
               <tr className="border-b text-left text-xs tracking-wide text-muted-foreground uppercase">

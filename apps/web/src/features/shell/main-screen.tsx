@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { AuditTab } from '@/features/audit/audit-tab';
 import { DashboardTab } from '@/features/dashboard';
 import { useMainScreen } from './main-screen.context';
@@ -8,8 +8,14 @@ import { useMainScreen } from './main-screen.context';
  * shown, so a running audit's progress or a dashboard's uploads survive switching tabs.
  */
 export function MainScreen() {
-  const { tab } = useMainScreen();
+  const { tab, auditView } = useMainScreen();
   const [dashboardShown, setDashboardShown] = useState(tab === 'dashboard');
+  const viewKey = `${tab}:${auditView.kind}:${'auditId' in auditView ? auditView.auditId : ''}`;
+  // Each view opens at its top (its heading, timer and actions), never where the last one was
+  // scrolled to.
+  useEffect(() => {
+    window.scrollTo({ top: 0, left: 0 });
+  }, [viewKey]);
   if (tab === 'dashboard' && !dashboardShown) setDashboardShown(true);
   return (
     <>

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Separator } from '@/components/ui/separator';
 import { SidebarInset, SidebarProvider, SidebarTrigger } from '@/components/ui/sidebar';
@@ -18,6 +19,11 @@ function PageTitle() {
  * main-screen state ({@link MainScreenProvider}) lives here so every signed-in route shares it.
  */
 export function ShellLayout() {
+  const { pathname } = useLocation();
+  // A new page opens at its top.
+  useEffect(() => {
+    window.scrollTo({ top: 0, left: 0 });
+  }, [pathname]);
   return (
     <MainScreenProvider>
       <SidebarProvider>

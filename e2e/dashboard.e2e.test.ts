@@ -274,7 +274,7 @@ describe('analytics dashboard', () => {
     const selector = page.getByTestId('metric-selector');
     await selector.getByText('select metrics to display:').waitFor();
     await selector.getByPlaceholder('search metrics...').fill('impressions');
-    expect(await selector.getByRole('option').count()).toBe(impressions.length);
+    expect(await selector.getByRole('checkbox').count()).toBe(impressions.length);
     await selector.getByRole('button', { name: `select all (${impressions.length})` }).click();
     await page.keyboard.press('Escape');
     await selector.waitFor({ state: 'detached' });
@@ -296,7 +296,7 @@ describe('analytics dashboard', () => {
 
     await page.getByTestId('metric-selector-trigger').click();
     await selector.getByPlaceholder('search metrics...').fill('total downloads');
-    await selector.getByRole('option', { name: 'Total Downloads', exact: true }).click();
+    await selector.getByRole('checkbox', { name: 'Total Downloads', exact: true }).click();
     await page.keyboard.press('Escape');
     expect(await legend(page)).toEqual(['Total Downloads']);
   });
@@ -322,7 +322,7 @@ describe('analytics dashboard', () => {
     expect(await apply.isDisabled()).toBe(true);
     await popover
       .getByRole('grid', { name: /July/ })
-      .getByRole('button', { name: /July 1st, 2025/ })
+      .getByRole('button', { name: /^1 July 2025,/ })
       .click();
     expect(await apply.isDisabled()).toBe(true);
     await page.keyboard.press('Escape');
@@ -334,8 +334,8 @@ describe('analytics dashboard', () => {
     await page.getByTestId('date-range-trigger').click();
     expect(await apply.isDisabled()).toBe(true);
     const july = popover.getByRole('grid', { name: /July/ });
-    await july.getByRole('button', { name: /July 1st, 2025/ }).click();
-    await july.getByRole('button', { name: /July 31st, 2025/ }).click();
+    await july.getByRole('button', { name: /^1 July 2025,/ }).click();
+    await july.getByRole('button', { name: /^31 July 2025,/ }).click();
     expect(await apply.isDisabled()).toBe(false);
     await saveScreenshot(page, 'dashboard-date-picker');
     await apply.click();

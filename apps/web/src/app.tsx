@@ -6,6 +6,8 @@
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, Outlet, RouterProvider } from 'react-router';
+import { LiveAnnouncer } from '@/components/ui/live-announcer';
+import { SkipLink } from '@/components/ui/skip-link';
 import { Toaster } from '@/components/ui/toaster';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { AdminPage } from '@/features/admin';
@@ -51,10 +53,12 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <TooltipProvider>
+        <SkipLink />
         <AuthProvider>
           <RouterProvider router={router} />
         </AuthProvider>
         <Toaster />
+        <LiveAnnouncer />
       </TooltipProvider>
     </QueryClientProvider>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STEP_IDS } from '@aso/contracts';
-import { initialSteps, stepsReducer } from './progress-steps';
+import { initialSteps, stepChangeAnnouncement, stepsReducer } from './progress-steps';
 
 describe('progress steps state', () => {
   it('starts with the 12 spec steps pending, in order', () => {
@@ -26,5 +26,34 @@ describe('progress steps state', () => {
       progress_pct: 33,
     });
     expect(next.cache_check.status).toBe('pending');
+  });
+
+  it('announces a change of status once, and never a progress tick', () => {
+    const started = stepsReducer(initialSteps(), {
+      step_id: 'scrape',
+      status: 'in_progress',
+      message: 'Scraping 3 apps',
+      progress_pct: 10,
+      started_at: '2026-01-05T10:00:00.000Z',
+      ended_at: null,
+    });
+    expect(stepChangeAnnouncement(initialSteps(), started)).toBe(
+      'Scraping the App Store page: started. 0 of 12 steps done.',
+    );
+    const ticked = stepsReducer(started, { ...started.scrape, progress_pct: 66, message: '2/3' });
+    expect(stepChangeAnnouncement(started, ticked)).toBeNull();
+    const done = stepsReducer(ticked, {
+      ...ticked.scrape,
+      status: 'done',
+      progress_pct: 100,
+      ended_at: '2026-01-05T10:00:04.000Z',
+    });
+    expect(stepChangeAnnouncement(ticked, done)).toBe(
+      'Scraping the App Store page: done. 1 of 12 steps done.',
+    );
+    const failed = stepsReducer(done, { ...done.metadata_extraction, status: 'error' });
+    expect(stepChangeAnnouncement(done, failed)).toBe(
+      'Extracting metadata: failed. 1 of 12 steps done.',
+    );
   });
 });

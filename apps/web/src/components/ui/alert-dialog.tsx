@@ -1,6 +1,7 @@
 import * as AlertDialogPrimitive from '@radix-ui/react-alert-dialog';
 import type { ComponentProps } from 'react';
 import { buttonVariants } from '@/components/ui/button';
+import { useReturnFocus } from '@/hooks/use-focus';
 import { cn } from '@/lib/utils';
 
 /** A confirmation dialog (Radix AlertDialog: no outside-click dismissal). */
@@ -21,11 +22,14 @@ export function AlertDialogOverlay({
   );
 }
 
-/** The confirmation box. */
+/** The confirmation box; closing it gives the focus back to what opened it. */
 export function AlertDialogContent({
   className,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof AlertDialogPrimitive.Content>) {
+  const returnFocus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <AlertDialogPortal>
       <AlertDialogOverlay />
@@ -36,6 +40,7 @@ export function AlertDialogContent({
           className,
         )}
         {...props}
+        {...returnFocus}
       />
     </AlertDialogPortal>
   );

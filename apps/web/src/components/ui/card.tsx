@@ -26,10 +26,17 @@ export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
   );
 }
 
-/** Card heading (a `h3`). */
-export function CardTitle({ className, ...props }: ComponentProps<'h3'>) {
+/**
+ * Card heading: a `h2` (a card directly under the page's `h1`); pass `as="h3"` for a card
+ * inside a section headed by a `h2`, so headings never skip a level.
+ */
+export function CardTitle({
+  className,
+  as: Heading = 'h2',
+  ...props
+}: ComponentProps<'h2'> & { as?: 'h1' | 'h2' | 'h3' | 'h4' }) {
   return (
-    <h3
+    <Heading
       data-slot="card-title"
       className={cn('leading-tight font-semibold', className)}
       {...props}

@@ -1,6 +1,7 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { XIcon } from 'lucide-react';
 import type { ComponentProps } from 'react';
+import { useReturnFocus } from '@/hooks/use-focus';
 import { cn } from '@/lib/utils';
 
 /** A modal dialog (Radix Dialog: focus trap, Escape closes, outside click closes). */
@@ -25,13 +26,19 @@ export function DialogOverlay({
   );
 }
 
-/** The dialog box, centred, with a close button unless `showCloseButton` is false. */
+/**
+ * The dialog box, centred, with a close button unless `showCloseButton` is false. Closing it
+ * gives the focus back to what opened it (see `useReturnFocus`).
+ */
 export function DialogContent({
   className,
   children,
   showCloseButton = true,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content> & { showCloseButton?: boolean }) {
+  const returnFocus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <DialogPortal>
       <DialogOverlay />
@@ -42,10 +49,11 @@ export function DialogContent({
           className,
         )}
         {...props}
+        {...returnFocus}
       >
         {children}
         {showCloseButton && (
-          <DialogPrimitive.Close className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100 focus:ring-2 focus:ring-ring focus:outline-none [&_svg]:size-4">
+          <DialogPrimitive.Close className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100 focus-visible:opacity-100 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none [&_svg]:size-4">
             <XIcon />
             <span className="sr-only">Close</span>
           </DialogPrimitive.Close>

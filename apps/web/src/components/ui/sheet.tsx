@@ -1,18 +1,22 @@
 import * as SheetPrimitive from '@radix-ui/react-dialog';
 import { XIcon } from 'lucide-react';
 import type { ComponentProps } from 'react';
+import { useReturnFocus } from '@/hooks/use-focus';
 import { cn } from '@/lib/utils';
 
 /** A panel sliding in from an edge (Radix Dialog underneath). */
 export const Sheet = SheetPrimitive.Root;
 
-/** The sliding panel; `side` picks the edge. */
+/** The sliding panel; `side` picks the edge. Closing it gives the focus back to its opener. */
 export function SheetContent({
   className,
   children,
   side = 'right',
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof SheetPrimitive.Content> & { side?: 'left' | 'right' }) {
+  const returnFocus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <SheetPrimitive.Portal>
       <SheetPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-fade-in" />
@@ -26,9 +30,10 @@ export function SheetContent({
           className,
         )}
         {...props}
+        {...returnFocus}
       >
         {children}
-        <SheetPrimitive.Close className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100 focus:outline-none [&_svg]:size-4">
+        <SheetPrimitive.Close className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100 focus-visible:opacity-100 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none [&_svg]:size-4">
           <XIcon />
           <span className="sr-only">Close</span>
         </SheetPrimitive.Close>

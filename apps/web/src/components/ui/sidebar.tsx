@@ -255,10 +255,13 @@ export function SidebarRail({ className, ...props }: ComponentProps<'button'>) {
   );
 }
 
-/** The main content area next to the sidebar. */
-export function SidebarInset({ className, ...props }: ComponentProps<'main'>) {
+/**
+ * The column next to the sidebar. A `div`: the layout puts its top bar and its own `<main>`
+ * inside, so the main landmark holds the screen's content only.
+ */
+export function SidebarInset({ className, ...props }: ComponentProps<'div'>) {
   return (
-    <main
+    <div
       data-slot="sidebar-inset"
       className={cn('relative flex w-full min-w-0 flex-1 flex-col bg-background', className)}
       {...props}
@@ -323,7 +326,7 @@ export function SidebarGroupLabel({
     <Comp
       data-sidebar="group-label"
       className={cn(
-        'flex h-8 shrink-0 items-center rounded-md px-2 text-xs font-medium tracking-wide text-sidebar-foreground/60 uppercase outline-hidden transition-[margin,opacity] duration-200 ease-linear',
+        'flex h-8 shrink-0 items-center rounded-md px-2 text-xs font-medium tracking-wide text-sidebar-muted-foreground uppercase outline-hidden transition-[margin,opacity] duration-200 ease-linear',
         'group-data-[collapsible=icon]:-mt-8 group-data-[collapsible=icon]:opacity-0',
         className,
       )}
@@ -375,11 +378,13 @@ export function SidebarMenuButton({
       {...props}
     />
   );
-  if (!tooltip) return button;
+  // Only while collapsed to icons: a hidden tooltip would still open on focus and take the
+  // first Escape meant for the mobile sheet.
+  if (!tooltip || state !== 'collapsed' || isMobile) return button;
   return (
     <Tooltip>
       <TooltipTrigger asChild>{button}</TooltipTrigger>
-      <TooltipContent side="right" align="center" hidden={state !== 'collapsed' || isMobile}>
+      <TooltipContent side="right" align="center">
         {tooltip}
       </TooltipContent>
     </Tooltip>
@@ -398,7 +403,7 @@ export function SidebarMenuAction({
     <Comp
       data-sidebar="menu-action"
       className={cn(
-        'absolute top-1.5 right-1 flex aspect-square w-5 items-center justify-center rounded-md p-0 text-sidebar-foreground/70 outline-hidden ring-sidebar-ring transition-transform hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 [&>svg]:size-4 [&>svg]:shrink-0',
+        'absolute top-1.5 right-1 flex aspect-square w-5 items-center justify-center rounded-md p-0 text-sidebar-muted-foreground outline-hidden ring-sidebar-ring transition-transform hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 [&>svg]:size-4 [&>svg]:shrink-0',
         'group-data-[collapsible=icon]:hidden',
         showOnHover &&
           'group-focus-within/menu-item:opacity-100 group-hover/menu-item:opacity-100 data-[state=open]:opacity-100 md:opacity-0',

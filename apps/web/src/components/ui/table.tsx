@@ -1,10 +1,22 @@
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
-/** A data table that scrolls sideways inside its own container when too wide. */
-export function Table({ className, ...props }: ComponentProps<'table'>) {
+/**
+ * A data table that scrolls sideways inside its own container when too wide. Give a table
+ * without buttons or links in it a `scrollLabel`: its container then is a named region in the
+ * Tab order, so keyboard users can scroll it with the arrow keys (WCAG 2.1 2.1.1).
+ */
+export function Table({
+  className,
+  scrollLabel,
+  ...props
+}: ComponentProps<'table'> & { scrollLabel?: string }) {
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div
+      data-slot="table-container"
+      className="relative w-full overflow-x-auto rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+      {...(scrollLabel ? { role: 'region', 'aria-label': scrollLabel, tabIndex: 0 } : {})}
+    >
       <table
         data-slot="table"
         className={cn('w-full caption-bottom text-sm', className)}

@@ -41,12 +41,12 @@ export function ToastViewport({
 }
 
 const toastVariants = cva(
-  'group pointer-events-auto relative flex w-full items-center justify-between gap-3 overflow-hidden rounded-lg border p-4 pr-8 shadow-lg transition-all data-[state=open]:animate-slide-in-bottom data-[state=closed]:animate-fade-out data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-(--radix-toast-swipe-end-x) data-[swipe=end]:animate-slide-out-right data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x) data-[swipe=move]:transition-none',
+  'group pointer-events-auto relative flex w-full items-center justify-between gap-3 overflow-hidden rounded-lg border p-4 pr-8 shadow-lg transition-all outline-none focus-visible:ring-[3px] focus-visible:ring-ring/70 data-[state=open]:animate-slide-in-bottom data-[state=closed]:animate-fade-out data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-(--radix-toast-swipe-end-x) data-[swipe=end]:animate-slide-out-right data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x) data-[swipe=move]:transition-none',
   {
     variants: {
       variant: {
         default: 'border bg-card text-foreground',
-        destructive: 'border-destructive bg-destructive text-destructive-foreground',
+        destructive: 'destructive border-destructive bg-destructive text-destructive-foreground',
       },
     },
     defaultVariants: { variant: 'default' },
@@ -62,17 +62,19 @@ export function Toast({
   return <ToastPrimitives.Root className={cn(toastVariants({ variant }), className)} {...props} />;
 }
 
+/** The toast's close button: named for screen readers, with a visible focus ring. */
 export function ToastClose({ className, ...props }: ComponentProps<typeof ToastPrimitives.Close>) {
   return (
     <ToastPrimitives.Close
       className={cn(
-        'absolute top-2 right-2 rounded-md p-1 opacity-60 transition-opacity hover:opacity-100 focus:opacity-100 focus:outline-none',
+        'absolute top-2 right-2 rounded-md p-1 outline-none hover:bg-foreground/10 focus-visible:ring-2 focus-visible:ring-ring group-[.destructive]:hover:bg-destructive-foreground/15 group-[.destructive]:focus-visible:ring-destructive-foreground',
         className,
       )}
+      aria-label="Close notification"
       toast-close=""
       {...props}
     >
-      <XIcon className="size-4" />
+      <XIcon className="size-4" aria-hidden />
     </ToastPrimitives.Close>
   );
 }
@@ -85,5 +87,5 @@ export function ToastDescription({
   className,
   ...props
 }: ComponentProps<typeof ToastPrimitives.Description>) {
-  return <ToastPrimitives.Description className={cn('text-sm opacity-90', className)} {...props} />;
+  return <ToastPrimitives.Description className={cn('text-sm', className)} {...props} />;
 }

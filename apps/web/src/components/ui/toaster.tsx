@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import {
   Toast,
   ToastClose,
@@ -6,22 +7,35 @@ import {
   ToastTitle,
   ToastViewport,
 } from '@/components/ui/toast';
-import { useToast } from '@/components/ui/use-toast';
+import { useToast, type ToasterToast } from '@/components/ui/use-toast';
+
+/** One toast, named by its title and described by its text (what F8 then Tab reads out). */
+function ToastItem({ title, description, action, ...props }: Omit<ToasterToast, 'id'>) {
+  const titleId = useId();
+  const descriptionId = useId();
+  return (
+    <Toast
+      aria-labelledby={title ? titleId : undefined}
+      aria-describedby={description ? descriptionId : undefined}
+      {...props}
+    >
+      <div className="grid gap-1">
+        {title && <ToastTitle id={titleId}>{title}</ToastTitle>}
+        {description && <ToastDescription id={descriptionId}>{description}</ToastDescription>}
+      </div>
+      {action}
+      <ToastClose />
+    </Toast>
+  );
+}
 
 /** Renders the toast store into the notification area; mount once at the app root. */
 export function Toaster() {
   const { toasts } = useToast();
   return (
     <ToastProvider>
-      {toasts.map(({ id, title, description, action, ...props }) => (
-        <Toast key={id} {...props}>
-          <div className="grid gap-1">
-            {title && <ToastTitle>{title}</ToastTitle>}
-            {description && <ToastDescription>{description}</ToastDescription>}
-          </div>
-          {action}
-          <ToastClose />
-        </Toast>
+      {toasts.map(({ id, ...toast }) => (
+        <ToastItem key={id} {...toast} />
       ))}
       <ToastViewport />
     </ToastProvider>

@@ -58,7 +58,9 @@ export function AdminGate() {
           <div className="mb-2 flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
             <ShieldCheck className="size-6" />
           </div>
-          <CardTitle className="text-xl">Admin access</CardTitle>
+          <CardTitle as="h1" className="text-xl">
+            Admin access
+          </CardTitle>
           <CardDescription>
             Enter an admin access code to manage access codes, caches, audit history and feedback.
           </CardDescription>

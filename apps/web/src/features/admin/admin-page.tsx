@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useFocusOnMount } from '@/hooks/use-focus';
 import { AccessCodesCard } from './access-codes-card';
 import { AdminGate } from './admin-gate';
 import { clearAdminCode, useAdminCode } from './admin-session';
@@ -60,8 +61,10 @@ function Stats({ adminCode }: { adminCode: string }) {
   );
 }
 
+/** The unlocked screen; its heading takes the focus when it opens (after the unlock). */
 function AdminDashboard({ adminCode }: { adminCode: string }) {
   const queryClient = useQueryClient();
+  const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
     <div
       className="mx-auto flex w-full max-w-7xl flex-col gap-6 p-4 md:p-6"
@@ -69,8 +72,12 @@ function AdminDashboard({ adminCode }: { adminCode: string }) {
     >
       <header className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-col gap-1">
-          <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight">
-            <Shield className="size-6 text-primary" /> Admin dashboard
+          <h1
+            ref={heading}
+            tabIndex={-1}
+            className="focus-target flex items-center gap-2 text-2xl font-semibold tracking-tight"
+          >
+            <Shield className="size-6 text-primary" aria-hidden /> Admin dashboard
           </h1>
           <p className="text-sm text-muted-foreground">
             Access codes, caches, store data health, audit history and user feedback.

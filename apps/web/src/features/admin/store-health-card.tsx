@@ -67,7 +67,7 @@ function Fields({ health }: { health: TStoreHealth }) {
             <span
               className={cn(
                 'block h-full rounded-full',
-                f.share < LOW_FIELD_SHARE ? 'bg-amber-500' : 'bg-emerald-500',
+                f.share < LOW_FIELD_SHARE ? 'bg-warning' : 'bg-success',
               )}
               style={{ width: percent(f.share) }}
             />
@@ -75,7 +75,7 @@ function Fields({ health }: { health: TStoreHealth }) {
           <span
             className={cn(
               'w-24 shrink-0 text-right text-xs tabular-nums',
-              f.share < LOW_FIELD_SHARE ? 'text-amber-700' : 'text-muted-foreground',
+              f.share < LOW_FIELD_SHARE ? 'text-warning-foreground' : 'text-muted-foreground',
             )}
           >
             {percent(f.share)} of {f.expected}

@@ -115,7 +115,9 @@ export function AuditForm({ onStarted }: { onStarted: (started: StartedAudit) =>
         <p className="text-xs font-semibold tracking-widest text-primary uppercase">
           app page audit
         </p>
-        <h1 className="text-3xl font-semibold tracking-tight">Audit your App Store page</h1>
+        <h1 tabIndex={-1} className="focus-target text-3xl font-semibold tracking-tight">
+          Audit your App Store page
+        </h1>
         <p className="max-w-2xl text-muted-foreground">
           Paste your app's App Store link. The robot reads the listing, checks it against Apple's
           limits and your competitors, and tells you what to fix first.

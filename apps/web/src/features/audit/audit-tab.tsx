@@ -47,14 +47,24 @@ function RunningAudit({ auditId, validLinks }: { auditId: string; validLinks: nu
   return <ProgressView steps={steps} validLinks={validLinks} />;
 }
 
-/** The tab. The form stays mounted (hidden) so a failed run returns to the values typed. */
+/**
+ * The tab. The form stays mounted (hidden) so a failed run returns to the values typed; when
+ * it shows again (a failed run, 'new analysis'), its heading takes the focus.
+ */
 export function AuditTab() {
   const { auditView, setAuditView } = useMainScreen();
   const [formKey, setFormKey] = useState(0);
+  const formArea = useRef<HTMLDivElement>(null);
+  const shownBefore = useRef(auditView.kind);
+  useEffect(() => {
+    if (auditView.kind === 'form' && shownBefore.current !== 'form')
+      formArea.current?.querySelector<HTMLElement>('h1')?.focus();
+    shownBefore.current = auditView.kind;
+  }, [auditView.kind]);
 
   return (
     <>
-      <div hidden={auditView.kind !== 'form'}>
+      <div hidden={auditView.kind !== 'form'} ref={formArea}>
         <AuditForm
           key={formKey}
           onStarted={({ auditId, validLinks }) =>

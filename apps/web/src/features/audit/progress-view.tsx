@@ -2,7 +2,8 @@
  * The progress view (spec section 2 "While running", section 9): 'ANALYZING YOUR APP', the
  * elapsed timer (mm:ss:ms, refreshed every 100 ms), the estimated time by number of valid
  * links, and the 12 steps with an icon per status; the step in progress shows dots cycling
- * 1 to 3 every 500 ms.
+ * 1 to 3 every 500 ms. The heading takes the focus when the view opens; each change of a step's
+ * status (not each progress tick, nor the timer) is announced once to screen readers.
  */
 import {
   CheckCircle2Icon,
@@ -12,11 +13,14 @@ import {
   TimerIcon,
   XCircleIcon,
 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { STEP_IDS, STEP_LABELS, type TStepStatus } from '@aso/contracts';
 import { Card, CardContent } from '@/components/ui/card';
+import { announce } from '@/components/ui/live-announcer';
+import { useFocusOnMount } from '@/hooks/use-focus';
 import { estimateDurationMs } from '@/lib/audit.helpers';
 import { formatDuration, formatElapsed } from '@/lib/format.helpers';
+import { stepChangeAnnouncement } from '@/lib/progress-steps';
 import { cn } from '@/lib/utils';
 import type { TStepsState } from './use-audit-progress';
 
@@ -61,8 +65,22 @@ function StepIcon({ status }: { status: TStepStatus }) {
   }
 }
 
+/** Announces each change of the steps' statuses, once (see `stepChangeAnnouncement`). */
+function useStepAnnouncements(steps: TStepsState): void {
+  const previous = useRef<TStepsState | null>(null);
+  useEffect(() => {
+    const message = previous.current
+      ? stepChangeAnnouncement(previous.current, steps)
+      : 'Audit started.';
+    previous.current = steps;
+    if (message) announce(message);
+  }, [steps]);
+}
+
 /** The view; `steps` come from `useAuditProgress`. */
 export function ProgressView({ steps, validLinks }: { steps: TStepsState; validLinks: number }) {
+  const heading = useFocusOnMount<HTMLHeadingElement>();
+  useStepAnnouncements(steps);
   const elapsed = useElapsed();
   const estimate = estimateDurationMs(validLinks);
   const done = STEP_IDS.filter((id) => steps[id].status === 'done').length;
@@ -75,9 +93,15 @@ export function ProgressView({ steps, validLinks }: { steps: TStepsState; validL
     >
       <div className="space-y-3 text-center">
         <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-primary/10">
-          <Loader2Icon className="size-6 animate-spin text-primary" />
+          <Loader2Icon className="size-6 animate-spin text-primary" aria-hidden />
         </span>
-        <h1 className="text-2xl font-bold tracking-[0.2em] sm:text-3xl">ANALYZING YOUR APP</h1>
+        <h1
+          ref={heading}
+          tabIndex={-1}
+          className="focus-target text-2xl font-bold tracking-[0.2em] sm:text-3xl"
+        >
+          ANALYZING YOUR APP
+        </h1>
         <div className="flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-muted-foreground">
           <span className="flex items-center gap-1.5">
             <TimerIcon className="size-4" />
@@ -107,6 +131,8 @@ export function ProgressView({ steps, validLinks }: { steps: TStepsState; validL
       <div
         className="h-2 overflow-hidden rounded-full bg-muted"
         role="progressbar"
+        aria-label="Audit progress"
+        aria-valuetext={`${done} of ${STEP_IDS.length} steps done`}
         aria-valuenow={pct}
         aria-valuemin={0}
         aria-valuemax={100}

@@ -15,6 +15,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { MAIN_CONTENT_ID } from '@/components/ui/skip-link';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/api';
 import { useAuth } from './auth.context';
@@ -78,8 +79,8 @@ export function LoginPage() {
         <div className="relative flex items-center gap-3">
           <BrandMark />
           <div>
-            <p className="font-semibold tracking-tight">{PRODUCT_NAME}</p>
-            <p className="text-xs text-sidebar-foreground/60">{PRODUCT_TAGLINE}</p>
+            <span className="block font-semibold tracking-tight">{PRODUCT_NAME}</span>
+            <span className="block text-xs text-sidebar-muted-foreground">{PRODUCT_TAGLINE}</span>
           </div>
         </div>
         <div className="relative mt-auto mb-auto max-w-md space-y-8">
@@ -87,7 +88,7 @@ export function LoginPage() {
             <h2 className="text-3xl leading-tight font-semibold tracking-tight text-white">
               Find out what holds your app page back.
             </h2>
-            <p className="text-sidebar-foreground/70" data-testid="login-side-text">
+            <p className="text-sidebar-muted-foreground" data-testid="login-side-text">
               {PRODUCT_SIDE_TEXT}
             </p>
           </div>
@@ -100,16 +101,20 @@ export function LoginPage() {
             ))}
           </ul>
         </div>
-        <p className="relative text-xs text-sidebar-foreground/50">iOS App Store only · alpha</p>
+        <p className="relative text-xs text-sidebar-muted-foreground">iOS App Store only · alpha</p>
       </aside>
 
-      <main className="flex items-center justify-center px-4 py-12 sm:px-8">
+      <main
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        className="flex items-center justify-center px-4 py-12 outline-none sm:px-8"
+      >
         <div className="w-full max-w-sm space-y-8">
           <div className="flex flex-col items-center gap-3 text-center lg:hidden">
             <BrandMark className="size-11" />
             <div>
-              <p className="font-semibold">{PRODUCT_NAME}</p>
-              <p className="text-sm text-muted-foreground">{PRODUCT_SIDE_TEXT}</p>
+              <span className="block font-semibold">{PRODUCT_NAME}</span>
+              <span className="block text-sm text-muted-foreground">{PRODUCT_SIDE_TEXT}</span>
             </div>
           </div>
           <div className="space-y-2">

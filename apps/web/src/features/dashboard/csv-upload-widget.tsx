@@ -80,14 +80,16 @@ export function CsvUploadWidget({
         id={inputId}
         type="file"
         accept=".csv,text/csv"
-        className="sr-only"
+        // Visually hidden but in the Tab order (Enter / Space open the file chooser): the drop
+        // zone or the chosen file's row after it shows its focus.
+        className="peer sr-only"
         disabled={disabled}
         aria-label={`Choose the ${label.toLowerCase()} CSV file`}
         onChange={(event) => take(event.target.files?.[0])}
       />
 
       {file ? (
-        <div className="flex items-center gap-3 rounded-lg border bg-muted/30 px-3 py-3">
+        <div className="flex items-center gap-3 rounded-lg border bg-muted/30 px-3 py-3 peer-focus-visible:border-ring peer-focus-visible:ring-[3px] peer-focus-visible:ring-ring/50">
           <div className="flex size-9 shrink-0 items-center justify-center rounded-md bg-success/15 text-success">
             <FileSpreadsheet className="size-5" />
           </div>
@@ -123,6 +125,7 @@ export function CsvUploadWidget({
           className={cn(
             'flex cursor-pointer flex-col items-center justify-center gap-1.5 rounded-lg border-2 border-dashed px-4 py-6 text-center transition-colors',
             'hover:border-primary/50 hover:bg-accent/40',
+            'peer-focus-visible:border-ring peer-focus-visible:bg-accent/40 peer-focus-visible:ring-[3px] peer-focus-visible:ring-ring/50',
             dragging && 'border-primary bg-accent/60',
             error && 'border-destructive/50',
             disabled && 'pointer-events-none opacity-60',

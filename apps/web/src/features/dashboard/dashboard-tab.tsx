@@ -20,6 +20,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DownloadPdfButton } from '@/components/download-pdf-button';
 import { toast } from '@/components/ui/use-toast';
+import { useFocusOnMount } from '@/hooks/use-focus';
 import { ApiError } from '@/lib/api';
 import { useMainScreen } from '@/features/shell/main-screen.context';
 import { AnalyticsChartCard, CHART_TEXTS, type TChartCardState } from './analytics-chart-card';
@@ -196,6 +197,8 @@ function DashboardToolbar({
   onExport: () => void;
 }) {
   const queryClient = useQueryClient();
+  // A dataset opened (an upload merged, a saved dashboard chosen): the focus follows it here.
+  const title = useFocusOnMount<HTMLHeadingElement>();
   const [saving, setSaving] = useState(false);
   const [downloading, setDownloading] = useState(false);
   const subtitle = [current.territory, current.name].filter(Boolean).join(' · ');
@@ -269,9 +272,14 @@ function DashboardToolbar({
           <FileSpreadsheet className="size-5" />
         </div>
         <div className="min-w-0">
-          <p className="truncate font-semibold" data-testid="dataset-title">
+          <h2
+            ref={title}
+            tabIndex={-1}
+            className="focus-target truncate font-semibold"
+            data-testid="dataset-title"
+          >
             {current.appName ?? 'Merged dataset'}
-          </p>
+          </h2>
           <p className="truncate text-xs text-muted-foreground">
             {subtitle || 'Unsaved dashboard'} · {formatCount(current.totalRows)} rows
           </p>

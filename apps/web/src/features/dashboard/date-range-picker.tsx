@@ -2,7 +2,7 @@ import { useIsMobile } from '@/hooks/use-mobile';
 import { formatDay } from '@aso/analytics';
 import type { TDateRange } from '@aso/contracts';
 import { CalendarDays } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Calendar } from '@/components/ui/calendar';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
@@ -24,13 +24,35 @@ export interface DateRangePickerProps {
   onApply: (range: TDateRange) => void;
 }
 
+/** How to pick a range with the keyboard, shown above the calendar (react-day-picker's keys). */
+export const DATE_PICKER_KEYS_HELP =
+  'Arrow keys move between days, Page Up / Page Down between months, Home / End to the start or end of the week. Enter or Space picks the start date, then the end date.';
+
+/**
+ * A day's accessible name: its number first, as the button shows it, then the month, year and
+ * weekday ('1 July 2025, Tuesday'), and where it stands in the choice being made.
+ */
+export function dayButtonLabel(date: Date, modifiers: Record<string, boolean>): string {
+  const month = date.toLocaleDateString('en-US', { month: 'long' });
+  const weekday = date.toLocaleDateString('en-US', { weekday: 'long' });
+  let label = `${date.getDate()} ${month} ${date.getFullYear()}, ${weekday}`;
+  if (modifiers.range_start && modifiers.range_end) label += ', chosen start and end';
+  else if (modifiers.range_start) label += ', chosen start';
+  else if (modifiers.range_end) label += ', chosen end';
+  else if (modifiers.range_middle) label += ', in the chosen range';
+  if (modifiers.disabled) label += ', outside the data';
+  return label;
+}
+
 /**
  * The date-range popover (spec sections 2 and 4): a two-month range calendar limited to
  * `bounds`; Apply is enabled only when a start and an end are chosen; Cancel, Escape or a
- * click outside closes it and discards the choice.
+ * click outside closes it and discards the choice. It opens with the focus on a day of the
+ * calendar and the keys to use written above it; the choice so far is announced as it changes.
  */
 export function DateRangePicker({ value, bounds, onApply }: DateRangePickerProps) {
   const isMobile = useIsMobile();
+  const helpId = useId();
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<TDraftRange | undefined>(undefined);
   const min = dateFromIso(bounds.start);
@@ -62,9 +84,27 @@ export function DateRangePicker({ value, bounds, onApply }: DateRangePickerProps
         collisionPadding={8}
         // Fits the screen: on a phone one month, and the list scrolls above Apply and Cancel.
         className="flex max-h-[var(--radix-popover-content-available-height)] w-auto max-w-[calc(100vw-1rem)] flex-col p-3"
+        aria-label="Choose a date range"
+        aria-describedby={helpId}
         data-testid="date-range-popover"
+        onOpenAutoFocus={(event) => {
+          // Straight to the calendar's day (react-day-picker keeps one day in the Tab order).
+          const day = (event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>(
+            '.rdp-day_button[tabindex="0"]',
+          );
+          if (!day) return;
+          event.preventDefault();
+          day.focus();
+        }}
       >
-        <p className="mb-2 text-xs text-muted-foreground">
+        <p
+          id={helpId}
+          className="mb-2 max-w-[34rem] text-xs text-muted-foreground"
+          data-testid="date-picker-help"
+        >
+          {DATE_PICKER_KEYS_HELP}
+        </p>
+        <p className="mb-2 text-sm font-medium" aria-live="polite" data-testid="date-range-draft">
           {ready
             ? rangeLabel(ready)
             : draft?.from
@@ -88,6 +128,7 @@ export function DateRangePicker({ value, bounds, onApply }: DateRangePickerProps
             // The applied range stays faintly marked while a new one is picked.
             modifiers={{ applied: { from: dateFromIso(value.start), to: end } }}
             modifiersClassNames={{ applied: 'bg-primary/5' }}
+            labels={{ labelDayButton: dayButtonLabel }}
           />
         </div>
         <div className="mt-3 flex shrink-0 justify-end gap-2 border-t pt-3">

@@ -86,7 +86,7 @@ function CoverageNote({ comparison, testId }: { comparison: TMetricsComparison; 
   const phrase = comparedDaysPhrase(comparison.coverage);
   if (!phrase) return null;
   return (
-    <p className="text-xs text-amber-700 dark:text-amber-400" data-testid={testId}>
+    <p className="text-xs text-warning-foreground" data-testid={testId}>
       {phrase[0]!.toUpperCase() + phrase.slice(1)}: the previous period has data on{' '}
       {comparison.coverage.days} of its {comparison.coverage.periodDays} days.
     </p>
@@ -122,12 +122,12 @@ function KpiCard({
         </span>
       </CardHeader>
       <CardContent className="flex flex-col gap-2">
-        <p
+        <div
           className="text-3xl font-semibold tracking-tight tabular-nums"
           data-testid={`${testId}-value`}
         >
           {value}
-        </p>
+        </div>
         <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
           <ChangeBadge comparison={comparison} metric={metric} testId={`${testId}-flag`} />
           {comparable && (
@@ -167,9 +167,9 @@ function SourceTile({
   return (
     <div className="flex flex-col gap-1.5 rounded-lg border bg-card p-4" data-testid={testId}>
       <p className="text-xs font-medium text-muted-foreground">{source.name}</p>
-      <p className="text-xl font-semibold tabular-nums" data-testid={`${testId}-value`}>
+      <div className="text-xl font-semibold tabular-nums" data-testid={`${testId}-value`}>
         {value}
-      </p>
+      </div>
       {source.hasData && <ChangeBadge comparison={source} metric={metric} />}
       {source.hasData && <CoverageNote comparison={source} />}
     </div>
@@ -236,7 +236,9 @@ export function KpiReport({ report }: { report: TKpiReport }) {
 
       <Card className="gap-3">
         <CardHeader>
-          <CardTitle className="text-base">Performance Overview</CardTitle>
+          <CardTitle as="h3" className="text-base">
+            Performance Overview
+          </CardTitle>
         </CardHeader>
         <CardContent>
           <p className="text-sm leading-relaxed" data-testid="performance-overview">
@@ -257,12 +259,12 @@ export function KpiReport({ report }: { report: TKpiReport }) {
               </CardHeader>
               <CardContent className="flex flex-col gap-3">
                 <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
-                  <p
+                  <div
                     className="text-2xl font-semibold tabular-nums"
                     data-testid={`ftd-${s.id}-value`}
                   >
                     {s.hasData ? formatCount(s.current.firstTimeDownloads) : NO_DATA_DASH}
-                  </p>
+                  </div>
                   {s.hasData && (
                     <span className="text-xs text-muted-foreground">
                       {formatPercent(s.shareOfFirstTimeDownloads)} of first-time downloads
@@ -330,7 +332,7 @@ export function KpiReport({ report }: { report: TKpiReport }) {
         data-testid="executive-summary"
       >
         <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-base">
+          <CardTitle as="h3" className="flex items-center gap-2 text-base">
             <Sparkles className="size-4 text-primary" /> Executive Summary
           </CardTitle>
         </CardHeader>

@@ -25,6 +25,7 @@ export function MetricSelector({ metrics, selected, onChange }: MetricSelectorPr
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const searchId = useId();
+  const listId = useId();
   const filtered = useMemo(() => filterMetrics(metrics, query), [metrics, query]);
   const selectedSet = new Set(selected);
 
@@ -57,6 +58,7 @@ export function MetricSelector({ metrics, selected, onChange }: MetricSelectorPr
         align="end"
         collisionPadding={8}
         className="w-80 max-w-[calc(100vw-1rem)] p-0"
+        aria-label="Select metrics"
         data-testid="metric-selector"
         // Radix focuses the first field on open: on a phone that opens the keyboard over the list.
         onOpenAutoFocus={(event) => {
@@ -100,43 +102,45 @@ export function MetricSelector({ metrics, selected, onChange }: MetricSelectorPr
             </Button>
           </div>
         </div>
-        <div
-          className="max-h-72 overflow-y-auto p-1"
-          role="listbox"
-          aria-multiselectable="true"
-          aria-label="metrics"
-        >
-          {filtered.length === 0 ? (
-            <p className="px-3 py-6 text-center text-sm text-muted-foreground">no metrics found</p>
-          ) : (
-            filtered.map((metric) => {
+        {filtered.length === 0 ? (
+          <p className="px-3 py-6 text-center text-sm text-muted-foreground" role="status">
+            no metrics found
+          </p>
+        ) : (
+          // One checkbox per row, labelled by the metric's name: a plain list of checkboxes
+          // (Tab / Shift+Tab between them, Space toggles).
+          <ul className="max-h-72 overflow-y-auto p-1" aria-label="metrics">
+            {filtered.map((metric, index) => {
               const checked = selectedSet.has(metric);
               const colorIndex = selected.indexOf(metric);
+              const checkboxId = `${listId}-${index}`;
               return (
-                <label
-                  key={metric}
-                  role="option"
-                  aria-selected={checked}
-                  className="flex cursor-pointer items-center gap-2.5 rounded-md px-2 py-1.5 text-sm hover:bg-accent"
-                >
-                  <Checkbox
-                    checked={checked}
-                    onCheckedChange={() => onChange(toggleMetric(metrics, selected, metric))}
-                  />
-                  <span className="min-w-0 flex-1 truncate" title={metric}>
-                    {metric}
-                  </span>
-                  {checked && (
-                    <span
-                      className="size-2.5 shrink-0 rounded-full"
-                      style={{ backgroundColor: lineColor(colorIndex) }}
+                <li key={metric}>
+                  <label
+                    htmlFor={checkboxId}
+                    className="flex cursor-pointer items-center gap-2.5 rounded-md px-2 py-1.5 text-sm hover:bg-accent has-focus-visible:bg-accent"
+                  >
+                    <Checkbox
+                      id={checkboxId}
+                      checked={checked}
+                      onCheckedChange={() => onChange(toggleMetric(metrics, selected, metric))}
                     />
-                  )}
-                </label>
+                    <span className="min-w-0 flex-1 truncate" title={metric}>
+                      {metric}
+                    </span>
+                    {checked && (
+                      <span
+                        className="size-2.5 shrink-0 rounded-full"
+                        style={{ backgroundColor: lineColor(colorIndex) }}
+                        aria-hidden
+                      />
+                    )}
+                  </label>
+                </li>
               );
-            })
-          )}
-        </div>
+            })}
+          </ul>
+        )}
       </PopoverContent>
     </Popover>
   );

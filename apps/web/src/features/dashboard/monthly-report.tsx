@@ -12,15 +12,18 @@ import {
   TableRow,
 } from '@/components/ui/table';
 
-/** Segment colours of the composition bar, one per source. */
+/**
+ * Segment colours of the composition bar, one per source: the theme's `--chart-*` tokens,
+ * each dark enough for the white segment labels (4.5:1, WCAG 2.1 AA).
+ */
 const SOURCE_COLORS: Record<TTrafficSourceId, string> = {
-  search: '#4f46e5',
-  browse: '#0ea5e9',
-  app_referrer: '#10b981',
-  web_referrer: '#f59e0b',
-  institutional_purchase: '#a855f7',
-  unavailable: '#94a3b8',
-  event_notification: '#ec4899',
+  search: 'var(--chart-search)',
+  browse: 'var(--chart-browse)',
+  app_referrer: 'var(--chart-app-referrer)',
+  web_referrer: 'var(--chart-web-referrer)',
+  institutional_purchase: 'var(--chart-institutional-purchase)',
+  unavailable: 'var(--chart-unavailable)',
+  event_notification: 'var(--chart-event-notification)',
 };
 
 /**
@@ -101,7 +104,10 @@ export function MonthlyReport({ report }: { report: TMonthlyReport }) {
             <p className="mb-2 text-xs text-muted-foreground lg:hidden" data-testid="scroll-hint">
               Swipe sideways to see every column →
             </p>
-            <Table className="text-[13px] [&_td]:px-2 [&_th]:px-2">
+            <Table
+              scrollLabel="Monthly report table"
+              className="text-[13px] [&_td]:px-2 [&_th]:px-2"
+            >
               <TableHeader>
                 <TableRow>
                   <TableHead>Month</TableHead>

@@ -46,7 +46,9 @@ export function SourcePerformance({
         {charts.map(({ source, points, empty }) => (
           <Card key={source.id} className="gap-3" data-testid={`source-chart-${source.id}`}>
             <CardHeader>
-              <CardTitle className="text-sm">{source.label}</CardTitle>
+              <CardTitle as="h3" className="text-sm">
+                {source.label}
+              </CardTitle>
               <CardDescription className="text-xs">
                 First-time downloads and impressions (left axis), conversion rate % (right axis)
               </CardDescription>

@@ -2,13 +2,18 @@ import { ExternalLinkIcon, TrophyIcon } from 'lucide-react';
 import type { TAudit } from '@aso/contracts';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
+import { useFocusOnMount } from '@/hooks/use-focus';
 import { unreadReason } from '@/lib/audit.helpers';
 import { ScoreRing } from './score';
 import { StarRating } from './star-rating';
 import { AppIcon } from './app-icon';
 
-/** The app header card: icon, name, subtitle, developer, category and rank, rating (spec section 2). */
+/**
+ * The app header card: icon, name, subtitle, developer, category and rank, rating (spec
+ * section 2). Its heading (the app's name) takes the focus when the result shows.
+ */
 export function AppHeaderCard({ audit }: { audit: TAudit }) {
+  const heading = useFocusOnMount<HTMLHeadingElement>();
   // 'N/A' means no source could tell the rank: nothing to show, not a badge.
   const rank = audit.categoryRank?.trim() === 'N/A' ? null : audit.categoryRank?.trim();
   return (
@@ -23,7 +28,9 @@ export function AppHeaderCard({ audit }: { audit: TAudit }) {
         <div className="min-w-0 flex-1 space-y-2" lang={audit.storeData?.pageLanguage ?? undefined}>
           <div>
             <h1
-              className="text-xl font-semibold tracking-tight break-words sm:text-2xl"
+              ref={heading}
+              tabIndex={-1}
+              className="focus-target text-xl font-semibold tracking-tight break-words sm:text-2xl"
               data-testid="app-name"
             >
               {audit.appName}
@@ -63,7 +70,7 @@ export function AppHeaderCard({ audit }: { audit: TAudit }) {
             )}
             {rank && (
               <Badge variant="outline" className="gap-1" data-testid="app-rank">
-                <TrophyIcon className="text-amber-500" />
+                <TrophyIcon className="text-warning" />
                 {rank}
               </Badge>
             )}

@@ -183,7 +183,7 @@ export function ScoringDisclosure({
                     </span>
                   </p>
                   <p className="text-xs text-muted-foreground">{o.message}</p>
-                  <p className="text-[11px] text-muted-foreground/80">
+                  <p className="text-[11px] text-muted-foreground">
                     <code className="font-mono">
                       {o.id} v{o.version}
                     </code>
@@ -217,7 +217,7 @@ export function RulesOnlyBadge({ reason }: { reason?: string | undefined }) {
   return (
     <Badge
       variant="outline"
-      className="gap-1 border-amber-500/50 text-[10px] font-normal text-amber-700 dark:text-amber-400"
+      className="gap-1 border-warning text-[10px] font-normal text-warning-foreground"
       title={
         reason
           ? `The AI analysis could not be used (${reason}); this text comes from the rules.`
@@ -299,7 +299,7 @@ function SectionCard({
     <Card className="gap-4" data-testid={`section-${sectionKey}`}>
       <CardHeader className="gap-3">
         <div className="flex items-start justify-between gap-3">
-          <CardTitle className="flex items-center gap-2">
+          <CardTitle as="h3" className="flex items-center gap-2">
             <span className="flex size-8 items-center justify-center rounded-lg bg-primary/10 text-primary">
               <Icon className="size-4" />
             </span>
@@ -334,7 +334,7 @@ function SectionCard({
       <CardContent className="space-y-3">
         {unreadable.length > 0 && (
           <p
-            className="flex gap-1.5 rounded-lg border border-amber-300/60 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-500/30 dark:bg-amber-500/10 dark:text-amber-200"
+            className="flex gap-1.5 rounded-lg border border-warning/60 bg-warning/10 px-3 py-2 text-xs text-foreground"
             data-testid="section-unreadable"
           >
             <AlertTriangleIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden />
@@ -395,7 +395,7 @@ export function AsoAnalysis({ audit }: { audit: TAudit }) {
           data-testid="recommendations"
         >
           <CardHeader>
-            <CardTitle className="flex items-center gap-2">
+            <CardTitle as="h3" className="flex items-center gap-2">
               Top recommendations
               {audit.provider === 'openai' && audit.recommendationsSource === 'rules' && (
                 <RulesOnlyBadge />

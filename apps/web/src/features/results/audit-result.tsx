@@ -16,14 +16,17 @@ import {
   RotateCcwIcon,
   SaveIcon,
 } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { ZSavedAudit, type TAudit } from '@aso/contracts';
 import { DownloadPdfButton } from '@/components/download-pdf-button';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { announce } from '@/components/ui/live-announcer';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth/auth.context';
+import { useFocusOnMount } from '@/hooks/use-focus';
 import { ApiError, apiFetch } from '@/lib/api';
 import { savedAuditName } from '@/lib/audit.helpers';
 import { formatDuration } from '@/lib/format.helpers';
@@ -47,6 +50,7 @@ export function isAuditNotFound(err: unknown): boolean {
 
 /** 'AUDIT NOT FOUND' with a back button (spec section 2). */
 export function AuditNotFound({ onBack }: { onBack: () => void }) {
+  const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
     <div
       className="mx-auto flex max-w-md flex-col items-center gap-4 px-4 py-24 text-center"
@@ -55,7 +59,9 @@ export function AuditNotFound({ onBack }: { onBack: () => void }) {
       <span className="flex size-14 items-center justify-center rounded-full bg-muted">
         <FileSearchIcon className="size-7 text-muted-foreground" />
       </span>
-      <h1 className="text-2xl font-bold tracking-[0.15em]">AUDIT NOT FOUND</h1>
+      <h1 ref={heading} tabIndex={-1} className="focus-target text-2xl font-bold tracking-[0.15em]">
+        AUDIT NOT FOUND
+      </h1>
       <p className="text-sm text-muted-foreground">This audit does not exist or is not yours.</p>
       <Button variant="outline" onClick={onBack}>
         <ArrowLeftIcon /> back
@@ -155,10 +161,26 @@ export interface AuditResultProps {
   onBack?: () => void;
 }
 
-/** The result view. */
+/** What screen readers are told once a finished audit's result shows. */
+export function resultAnnouncement(audit: TAudit): string {
+  const name = audit.appName ?? 'the app';
+  return audit.overallScore === null
+    ? `Audit results for ${name} are shown.`
+    : `Audit results for ${name} are shown: overall ASO score ${audit.overallScore} out of 100.`;
+}
+
+/** The result view; a finished audit's result is announced once to screen readers. */
 export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditResultProps) {
   const query = useQuery(auditQuery(auditId));
   const images = useStoreImageFailures();
+  const done = query.data?.status === 'done' && variant !== 'print' ? query.data : null;
+  // Once per audit shown, not on every refetch of the same audit.
+  const announced = useRef<string | null>(null);
+  useEffect(() => {
+    if (!done || announced.current === done.id) return;
+    announced.current = done.id;
+    announce(resultAnnouncement(done));
+  }, [done]);
   if (query.isError && isAuditNotFound(query.error)) {
     return (
       <div data-print-state={variant === 'print' ? 'error' : undefined}>

@@ -29,12 +29,12 @@ export function CompetitorScreenshots({ audit }: { audit: TAudit }) {
               <div className="flex items-center gap-3">
                 <AppIcon src={c.iconUrl} name={c.appName} className="size-9 rounded-[22%]" />
                 <div className="min-w-0">
-                  <h4 className="flex items-center gap-2 truncate font-medium">
+                  <h3 className="flex items-center gap-2 truncate font-medium">
                     {c.appName}
                     {audit.provider === 'openai' && c.screenshotAnalysisSource === 'rules' && (
                       <RulesOnlyBadge />
                     )}
-                  </h4>
+                  </h3>
                   <p className="text-xs text-muted-foreground">
                     {c.screenshots.length} screenshots
                   </p>

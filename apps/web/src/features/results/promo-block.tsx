@@ -19,13 +19,13 @@ export function PromoBlock() {
       <div className="relative flex flex-col gap-5 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex gap-4">
           <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-sidebar-primary/20 text-sidebar-primary">
-            <UserRoundCheckIcon className="size-5" />
+            <UserRoundCheckIcon className="size-5" aria-hidden />
           </span>
           <div className="space-y-1">
-            <p className="text-lg font-semibold text-white">
+            <h2 className="text-lg font-semibold text-white">
               Want a human to look at your app page?
-            </p>
-            <p className="max-w-xl text-sm text-sidebar-foreground/75">
+            </h2>
+            <p className="max-w-xl text-sm text-sidebar-muted-foreground">
               The robot covers the basics. From the creator of this tool: a hands-on ASO audit by a
               specialist, with keyword research, screenshot reviews and a prioritised plan for your
               listing.

@@ -9,13 +9,13 @@ export function scoreTone(score: number): 'good' | 'fair' | 'poor' {
 
 const TONE_TEXT = {
   good: 'text-success',
-  fair: 'text-amber-600',
+  fair: 'text-warning-foreground',
   poor: 'text-destructive',
 } as const;
-const TONE_BG = { good: 'bg-success', fair: 'bg-amber-500', poor: 'bg-destructive' } as const;
+const TONE_BG = { good: 'bg-success', fair: 'bg-warning', poor: 'bg-destructive' } as const;
 const TONE_STROKE = {
   good: 'stroke-success',
-  fair: 'stroke-amber-500',
+  fair: 'stroke-warning',
   poor: 'stroke-destructive',
 } as const;
 

@@ -13,7 +13,10 @@ export function aspectFromUrl(url: string): string {
   return match ? `${match[1]} / ${match[2]}` : DEFAULT_ASPECT;
 }
 
-/** A horizontal, scroll-snapping strip of screenshots. */
+/**
+ * A horizontal, scroll-snapping strip of screenshots. It is a named, focusable group so that
+ * keyboard users can scroll it with the arrow keys (WCAG 2.1 2.1.1).
+ */
 export function ScreenshotStrip({
   urls,
   label,
@@ -29,8 +32,11 @@ export function ScreenshotStrip({
     return <p className="text-sm text-muted-foreground">No screenshots found.</p>;
   return (
     <div
+      role="group"
+      aria-label={`${label} screenshots`}
+      tabIndex={0}
       className={cn(
-        'scrollbar-thin -mx-1 flex snap-x snap-mandatory gap-3 overflow-x-auto px-1 pb-3',
+        'scrollbar-thin -mx-1 flex snap-x snap-mandatory gap-3 overflow-x-auto rounded-md px-1 pb-3 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50',
         className,
       )}
       data-testid={testId}

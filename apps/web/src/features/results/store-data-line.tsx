@@ -39,9 +39,7 @@ export function StoreDataLine({
         )}
         {s.unreadable.length > 0 ? (
           <p data-testid="store-data-unreadable">
-            <span className="font-medium text-amber-700 dark:text-amber-400">
-              Could not be read:
-            </span>{' '}
+            <span className="font-medium text-warning-foreground">Could not be read:</span>{' '}
             {s.unreadable
               .map((g) => `${g.labels.join(', ')}${g.reason ? ` (${g.reason})` : ''}`)
               .join('; ')}

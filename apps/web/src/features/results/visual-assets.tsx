@@ -60,9 +60,9 @@ export function VisualAssets({ audit }: { audit: TAudit }) {
       <CardContent className="space-y-6">
         <div className="grid gap-6 lg:grid-cols-[auto_minmax(0,1fr)]">
           <section className="space-y-2">
-            <h4 className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
+            <h3 className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
               <FilmIcon className="size-4" /> Preview video
-            </h4>
+            </h3>
             {audit.previewVideoUrl ? (
               <PreviewVideo src={audit.previewVideoUrl} poster={audit.previewPosterUrl} />
             ) : unread.previews ? (
@@ -74,9 +74,9 @@ export function VisualAssets({ audit }: { audit: TAudit }) {
             )}
           </section>
           <section className="min-w-0 space-y-2">
-            <h4 className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
+            <h3 className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
               <ImageIcon className="size-4" /> iPhone screenshots ({audit.screenshots.length})
-            </h4>
+            </h3>
             {unread.screenshots && audit.screenshots.length === 0 ? (
               <Unread what="Screenshots" reason={unread.screenshots} />
             ) : (
@@ -89,9 +89,9 @@ export function VisualAssets({ audit }: { audit: TAudit }) {
           </section>
         </div>
         <section className="space-y-2">
-          <h4 className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
+          <h3 className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
             <TextIcon className="size-4" /> Description
-          </h4>
+          </h3>
           {audit.description ? (
             <Description text={audit.description} />
           ) : unread.description ? (

@@ -54,15 +54,19 @@ export function AppSidebar() {
         <div className="flex items-center gap-3">
           <BrandMark className="group-data-[collapsible=icon]:size-8" />
           <div className="min-w-0 group-data-[collapsible=icon]:hidden">
-            <p className="truncate font-semibold tracking-tight text-white">{PRODUCT_NAME}</p>
-            <p className="text-xs leading-snug text-sidebar-foreground/60">{PRODUCT_TAGLINE}</p>
+            <span className="block truncate font-semibold tracking-tight text-white">
+              {PRODUCT_NAME}
+            </span>
+            <span className="block text-xs leading-snug text-sidebar-muted-foreground">
+              {PRODUCT_TAGLINE}
+            </span>
           </div>
         </div>
         <div className="flex gap-1.5 pl-12 group-data-[collapsible=icon]:hidden">
           <Badge className="h-4 border-sidebar-primary/40 bg-sidebar-primary/20 px-1.5 text-[10px] text-sidebar-primary-foreground">
             alpha
           </Badge>
-          <Badge className="h-4 border-sidebar-border bg-transparent px-1.5 text-[10px] text-sidebar-foreground/70">
+          <Badge className="h-4 border-sidebar-border bg-transparent px-1.5 text-[10px] text-sidebar-muted-foreground">
             iOS only
           </Badge>
         </div>

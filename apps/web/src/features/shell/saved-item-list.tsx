@@ -86,12 +86,12 @@ export function SavedItemList<T extends SavedItem>({
             </SidebarMenuItem>
           ))}
         {!isLoading && isError && (
-          <li className="px-2 py-1 text-xs text-sidebar-foreground/60">
+          <li className="px-2 py-1 text-xs text-sidebar-muted-foreground">
             Could not load saved {kind}s.
           </li>
         )}
         {!isLoading && !isError && items?.length === 0 && (
-          <li className="px-2 py-1 text-xs text-sidebar-foreground/60">{emptyText}</li>
+          <li className="px-2 py-1 text-xs text-sidebar-muted-foreground">{emptyText}</li>
         )}
         {items?.map((item) => {
           const open = isOpen?.(item) ?? false;

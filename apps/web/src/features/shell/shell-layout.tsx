@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Separator } from '@/components/ui/separator';
 import { SidebarInset, SidebarProvider, SidebarTrigger } from '@/components/ui/sidebar';
+import { MAIN_CONTENT_ID } from '@/components/ui/skip-link';
 import { AppSidebar } from './app-sidebar';
 import { MainScreenProvider, useMainScreen } from './main-screen.context';
 
@@ -34,9 +35,9 @@ export function ShellLayout() {
             <Separator orientation="vertical" className="mr-1 h-4!" />
             <PageTitle />
           </header>
-          <div className="flex-1">
+          <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex-1 outline-none">
             <Outlet />
-          </div>
+          </main>
         </SidebarInset>
       </SidebarProvider>
     </MainScreenProvider>

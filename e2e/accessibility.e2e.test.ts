@@ -1,0 +1,287 @@
+/**
+ * axe-core on every screen, at 1440x900 and 390x844 (WCAG 2.0/2.1 A and AA, plus headings in
+ * order, one main landmark and named dialogs; see `support/axe.ts`): the sign-in and sign-up
+ * screen, the sign-in code dialog, the audit form with its errors and a toast, the progress
+ * view during a run, the results, the standalone result page, the dashboard with data and its
+ * metric selector and date picker open, the admin gate and the unlocked admin screen, the 404
+ * page and 'AUDIT NOT FOUND'. Each state is reached once and checked at both sizes by resizing
+ * the page, which keeps the run short.
+ */
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
+import { axeViolations, VIEWPORTS, type AxeViolation } from './support/axe';
+import { launchBrowser, newAppPage, saveScreenshot, screenshotOnFailure } from './support/browser';
+import { generateAccessCode } from './support/session';
+import './support/provided';
+
+const baseUrl = inject('baseUrl');
+const adminCode = inject('adminCode');
+
+const SPOTIFY_URL = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
+const INSTAGRAM_URL = 'https://apps.apple.com/us/app/instagram/id389801252';
+const CSV_DIR = join(process.env.FIXTURES_DIR ?? DEFAULT_FIXTURES_DIR, 'asc-analytics');
+const CONVERSION = join(
+  CSV_DIR,
+  'constructed_conversion_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
+);
+const REDOWNLOADS = join(
+  CSV_DIR,
+  'constructed_redownloads_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
+);
+
+/** Violations of one screen state at one size. */
+interface Finding {
+  screen: string;
+  size: keyof typeof VIEWPORTS;
+  violations: AxeViolation[];
+}
+
+/**
+ * Checks the page as it is at both sizes and returns what axe found. `reopen` brings back a
+ * state that a resize closes (a popover), and runs after each resize.
+ */
+async function checkBothSizes(
+  page: Page,
+  screen: string,
+  reopen?: () => Promise<void>,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const size of ['desktop', 'phone'] as const) {
+    await page.setViewportSize(VIEWPORTS[size]);
+    if (reopen) await reopen();
+    const violations = await axeViolations(page);
+    if (violations.length > 0)
+      await saveScreenshot(page, `a11y-${screen.replace(/\W+/g, '-')}-${size}`, {
+        fullPage: false,
+      });
+    findings.push({ screen, size, violations });
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+  return findings;
+}
+
+function expectClean(findings: Finding[]): void {
+  const failing = findings.filter((f) => f.violations.length > 0);
+  expect(failing, JSON.stringify(failing, null, 2)).toEqual([]);
+}
+
+describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    ({ context, page } = await newAppPage(browser, baseUrl, VIEWPORTS.desktop));
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+  screenshotOnFailure(afterEach, () => page);
+
+  it('sign-in and sign-up, with a toast, and the sign-in code dialog', async () => {
+    const findings: Finding[] = [];
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    findings.push(...(await checkBothSizes(page, 'sign-in')));
+
+    await page.getByRole('button', { name: 'login', exact: true }).click();
+    await page.getByText('Missing Information', { exact: true }).waitFor();
+    findings.push(...(await checkBothSizes(page, 'sign-in with a toast')));
+
+    await page.getByRole('button', { name: 'sign up', exact: true }).click();
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    findings.push(...(await checkBothSizes(page, 'sign-up')));
+
+    const code = await generateAccessCode(baseUrl, adminCode);
+    await page.getByLabel('Email').fill(`e2e-a11y-${Date.now()}@example.com`);
+    await page.getByLabel('Access code').fill(code);
+    await page.getByRole('button', { name: 'sign up', exact: true }).first().click();
+    const dialog = page.getByTestId('sign-in-code-dialog');
+    await dialog.waitFor();
+    // A resize would close the dialog: the phone size is checked by the next test's sign-up.
+    const violations = await axeViolations(page);
+    findings.push({ screen: 'sign-in code dialog', size: 'desktop', violations });
+    await dialog.getByRole('button', { name: 'I have saved it' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expectClean(findings);
+  });
+
+  it('the audit form with its errors shown, and the saved lists in the phone sidebar', async () => {
+    const findings: Finding[] = [];
+    await page.getByRole('button', { name: 'start ASO analysis' }).waitFor();
+    findings.push(...(await checkBothSizes(page, 'audit form')));
+
+    await page.locator('#app-url').fill('https://play.google.com/store/apps/details?id=x');
+    await page.locator('#competitor-url-1').focus();
+    await page.locator('#competitor-url-1').fill('not a url');
+    await page.locator('#competitor-url-2').focus();
+    await page.getByTestId('invalid-url-hint').waitFor();
+    await page.getByTestId('competitor-url-1-field').getByRole('alert').waitFor();
+    findings.push(...(await checkBothSizes(page, 'audit form with errors')));
+
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.getByTestId('sidebar-trigger').click();
+    await page.locator('[data-mobile="true"]').getByTestId('user-email').waitFor();
+    const violations = await axeViolations(page);
+    findings.push({ screen: 'phone sidebar sheet', size: 'phone', violations });
+    await page.keyboard.press('Escape');
+    await page.locator('[data-mobile="true"]').waitFor({ state: 'detached' });
+    await page.setViewportSize(VIEWPORTS.desktop);
+    expectClean(findings);
+  });
+
+  it('the progress view during a run, the results and the standalone result page', async () => {
+    const findings: Finding[] = [];
+    // Hold the run in the middle: the first progress connection gets the recorded stream up
+    // to its fourth step event, and reconnects wait until the checks are done.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let first = true;
+    await page.route('**/api/progress?*', async (route) => {
+      if (!first) {
+        await released;
+        return route.continue();
+      }
+      first = false;
+      const res = await route.fetch({ timeout: 90_000 });
+      const kept: string[] = [];
+      let steps = 0;
+      for (const message of (await res.text()).split('\n\n')) {
+        kept.push(message);
+        if (/^event: ?step$/m.test(message)) steps += 1;
+        if (steps === 4) break;
+      }
+      await route.fulfill({
+        status: res.status(),
+        headers: { 'content-type': 'text/event-stream' },
+        body: `${kept.join('\n\n')}\n\n`,
+      });
+    });
+    try {
+      await page.locator('#app-url').fill(SPOTIFY_URL);
+      await page.locator('#competitor-url-1').fill(INSTAGRAM_URL);
+      await page.getByRole('button', { name: 'start ASO analysis' }).click();
+      await page.getByRole('heading', { name: 'ANALYZING YOUR APP' }).waitFor();
+      await page.locator('[data-testid="progress-view"] [data-status="done"]').first().waitFor({
+        timeout: 90_000,
+      });
+      findings.push(...(await checkBothSizes(page, 'progress view')));
+    } finally {
+      release();
+    }
+    await page.getByTestId('feedback-box').waitFor({ timeout: 90_000 });
+    // Only now: a route still waiting would be continued twice.
+    await page.unroute('**/api/progress?*');
+    findings.push(...(await checkBothSizes(page, 'results')));
+
+    await page.getByRole('button', { name: 'save audit' }).click();
+    await page.getByText('Audit Saved', { exact: true }).waitFor();
+    findings.push(...(await checkBothSizes(page, 'results with a toast')));
+
+    // The delete confirmation of a saved audit (a resize would close it: desktop only).
+    const saved = page.getByTestId('saved-audits').getByRole('listitem').first();
+    await saved.hover();
+    await saved.getByRole('button', { name: /^Delete / }).click();
+    await page.getByRole('alertdialog').waitFor();
+    findings.push({
+      screen: 'delete confirmation',
+      size: 'desktop',
+      violations: await axeViolations(page),
+    });
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+
+    const auditId = await page.evaluate(async () => {
+      const res = await fetch('/api/saved-audits', {
+        headers: { authorization: `Bearer ${localStorage.getItem('sessionToken')}` },
+      });
+      return ((await res.json()) as { auditId: string }[])[0]?.auditId;
+    });
+    await page.goto(`/results/${auditId}`);
+    await page.getByTestId('promo-block').waitFor();
+    await page.getByTestId('feedback-box').waitFor();
+    findings.push(...(await checkBothSizes(page, 'standalone result page')));
+    expectClean(findings);
+  });
+
+  it('the dashboard with data, its metric selector and date picker open', async () => {
+    const findings: Finding[] = [];
+    await page.goto('/');
+    await page.getByRole('button', { name: 'dashboard', exact: true }).click();
+    await page.getByTestId('upload-panel').waitFor();
+    findings.push(...(await checkBothSizes(page, 'dashboard upload panel')));
+
+    await page.getByRole('button', { name: 'How to export the conversion data file' }).click();
+    await page.getByRole('dialog').waitFor();
+    findings.push({
+      screen: 'CSV help dialog',
+      size: 'desktop',
+      violations: await axeViolations(page),
+    });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    await page
+      .getByTestId('upload-conversionCSV')
+      .locator('input[type=file]')
+      .setInputFiles(CONVERSION);
+    await page
+      .getByTestId('upload-redownloadsCSV')
+      .locator('input[type=file]')
+      .setInputFiles(REDOWNLOADS);
+    await page.getByRole('button', { name: 'upload CSV files' }).click();
+    await page.getByTestId('chart-legend').waitFor({ timeout: 60_000 });
+    await page.getByTestId('monthly-report').waitFor();
+    findings.push(...(await checkBothSizes(page, 'dashboard with data')));
+
+    const openSelector = async () => {
+      if ((await page.getByTestId('metric-selector').count()) === 0)
+        await page.getByTestId('metric-selector-trigger').click();
+      await page.getByTestId('metric-selector').waitFor();
+    };
+    await openSelector();
+    findings.push(...(await checkBothSizes(page, 'metric selector open', openSelector)));
+    await page.keyboard.press('Escape');
+    await page.getByTestId('metric-selector').waitFor({ state: 'detached' });
+
+    const openPicker = async () => {
+      if ((await page.getByTestId('date-range-popover').count()) === 0)
+        await page.getByTestId('date-range-trigger').click();
+      await page.getByTestId('date-range-popover').waitFor();
+    };
+    await openPicker();
+    findings.push(...(await checkBothSizes(page, 'date picker open', openPicker)));
+    await page.keyboard.press('Escape');
+    await page.getByTestId('date-range-popover').waitFor({ state: 'detached' });
+    expectClean(findings);
+  });
+
+  it('the admin gate and the unlocked admin screen', async () => {
+    const findings: Finding[] = [];
+    await page.goto('/admin');
+    const gate = page.getByTestId('admin-gate');
+    await gate.waitFor();
+    findings.push(...(await checkBothSizes(page, 'admin gate')));
+    await gate.getByLabel('Admin code').fill(adminCode);
+    await gate.getByRole('button', { name: 'unlock admin' }).click();
+    await page.getByTestId('admin-dashboard').waitFor();
+    await page.getByTestId('audit-history-row').first().waitFor();
+    findings.push(...(await checkBothSizes(page, 'admin screen')));
+    expectClean(findings);
+  });
+
+  it("the 404 page and 'AUDIT NOT FOUND'", async () => {
+    const findings: Finding[] = [];
+    await page.goto('/no/such/page');
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+    findings.push(...(await checkBothSizes(page, '404')));
+    await page.goto('/results/00000000-0000-4000-8000-000000000000');
+    await page.getByRole('heading', { name: 'AUDIT NOT FOUND' }).waitFor();
+    findings.push(...(await checkBothSizes(page, 'audit not found')));
+    expectClean(findings);
+  });
+});

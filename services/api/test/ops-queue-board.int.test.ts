@@ -111,6 +111,7 @@ describe('queue monitor at /admin/queues', () => {
       'analysis',
       'csv-merge',
       'maintenance',
+      'render',
       'scrape',
     ]);
     expect(body.queues.find((q) => q.name === 'scrape')?.counts.waiting).toBe(1);

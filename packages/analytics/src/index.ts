@@ -18,3 +18,4 @@ export * from './executive-summary.writer';
 export * from './monthly-report.builder';
 export * from './source-series.builder';
 export * from './kpi-report.builder';
+export * from './change-impact.builder';

@@ -414,6 +414,11 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
       });
       // The title is judged in characters as the storefront shows them.
       expect(audit.structuredAnalysis!.title.analysis).toContain('13 of 30 characters');
+      // Size and compatibility come from the page's Information rows (크기 142.3 MB, 호환성).
+      expect(audit.structuredAnalysis!.appSize.score).toBe(100);
+      expect(audit.structuredAnalysis!.appSize.analysis).toContain('142.3 MB');
+      expect(audit.structuredAnalysis!.compatibility.score).not.toBeNull();
+      expect(audit.structuredAnalysis!.compatibility.analysis).toContain('iOS 15.4 or later');
     } finally {
       await workers.close();
       await api.close();

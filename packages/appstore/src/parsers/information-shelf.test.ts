@@ -10,6 +10,7 @@ import {
   type TConstructedStorefrontPage,
 } from '../../test/fixtures/constructed-2025-storefront.page';
 import { mergeListing } from '../listing/listing.merge';
+import { parseSizeText } from './information-shelf';
 import { splitLanguageList } from './language-list.util';
 import { parseProductPage } from './product-page.parser';
 import type { TListingPart } from './parser.types';
@@ -58,6 +59,26 @@ describe('language lists per locale', () => {
   it('keeps a name whole when the conjunction is part of it', () => {
     expect(splitLanguageList('Panjabi', 'en')).toEqual(['Panjabi']);
     expect(splitLanguageList('', 'en')).toEqual([]);
+  });
+});
+
+describe('the size row in decimal units, as Apple reports storage', () => {
+  it.each([
+    ['142.3 MB', 142_300_000],
+    ['142,3 MB', 142_300_000],
+    ['48,2 Mo', 48_200_000],
+    ['1.1 GB', 1_100_000_000],
+    ['1,1 ГБ', 1_100_000_000],
+    ['980 KB', 980_000],
+    ['1,024 MB', 1_024_000_000],
+    ['1\u00a0024,5 Mo', 1_024_500_000],
+    ['12.5MB', 12_500_000],
+  ])('%s is %d bytes', (text, bytes) => {
+    expect(parseSizeText(text)).toBe(bytes);
+  });
+
+  it.each(['Productivity', '4+', '142.3', 'MB', '12 Zz'])('%s is no size', (text) => {
+    expect(parseSizeText(text)).toBeNull();
   });
 });
 

@@ -1,4 +1,5 @@
-import { graphemeCount } from '@aso/contracts';
+import { DEVICE_CLASSES, graphemeCount, type TDeviceClass } from '@aso/contracts';
+import { deviceClassOf } from './device-class.util';
 import { languageNames, splitLanguageList } from './language-list.util';
 import { asArray, asRecord, cleanText } from './text.util';
 
@@ -60,6 +61,12 @@ export interface TInformationShelf {
   category: string | null;
   languages: string[] | null;
   ageRating: string | null;
+  /** Download size in bytes from the size row ('142.3 MB' -> 142,300,000); null without one. */
+  fileSizeBytes: number | null;
+  /** Device classes the compatibility row lists, in `DEVICE_CLASSES` order; [] without one. */
+  supportedDevices: TDeviceClass[];
+  /** Lowest iOS version the compatibility row names ('15.4'); null when it names none. */
+  minimumOsVersion: string | null;
 }
 
 /** What the shelf is read with: the page language and what other places name. */
@@ -249,6 +256,73 @@ function shapeKind(row: TInfoRow, developers: ReadonlySet<string>): TInfoRowKind
   return null;
 }
 
+// Unit letters of the size row, Latin and Cyrillic ('KB', 'Mo', 'ГБ'), as powers of 1000:
+// Apple reports storage in decimal units (https://support.apple.com/en-us/102119).
+const SIZE_UNITS: Record<string, number> = { k: 1e3, к: 1e3, m: 1e6, м: 1e6, g: 1e9, г: 1e9 };
+
+/**
+ * Bytes of a size row's text: '142.3 MB' -> 142,300,000, '48,2 Mo' -> 48,200,000,
+ * '1.1 ГБ' -> 1,100,000,000, '980 KB' -> 980,000. A separator followed by three digits groups
+ * thousands ('1,024 MB'), by one or two it is the decimal mark. Null when the text is not a
+ * number and a known unit.
+ */
+export function parseSizeText(text: string): number | null {
+  const match = /^([\p{Nd}.,\s\u00a0\u202f]+?)\s?([\p{L}.]{1,4})$/u.exec(text.trim());
+  if (!match) return null;
+  const unit = SIZE_UNITS[match[2]!.toLocaleLowerCase().charAt(0)];
+  if (unit === undefined) return null;
+  let digits = match[1]!.replace(/[\s\u00a0\u202f]/gu, '');
+  const lastMark = Math.max(digits.lastIndexOf('.'), digits.lastIndexOf(','));
+  const decimals = lastMark === -1 ? 3 : digits.length - lastMark - 1;
+  if (lastMark !== -1 && decimals < 3) {
+    digits = `${digits.slice(0, lastMark).replace(/[.,]/g, '')}.${digits.slice(lastMark + 1)}`;
+  } else {
+    digits = digits.replace(/[.,]/g, '');
+  }
+  const value = Number(digits);
+  return Number.isFinite(value) ? Math.round(value * unit) : null;
+}
+
+// Apple's operating system names, the same on every storefront.
+const OS_DEVICE: ReadonlyArray<[RegExp, TDeviceClass]> = [
+  [/\biOS\b/, 'iphone'],
+  [/\biPadOS\b/, 'ipad'],
+  [/\bmacOS\b/, 'mac'],
+  [/\bwatchOS\b/, 'watch'],
+  [/\btvOS\b/, 'tv'],
+  [/\bvisionOS\b/, 'vision'],
+];
+
+/**
+ * What the compatibility row says: the device classes it lists (from its device headings, or
+ * the operating systems its lines name when they have none) and the lowest iOS version it
+ * names, read from the iPhone line first ('Requires iOS 15.4 or later.', 'iOS 15.4 이상 필요').
+ */
+function compatibility(row: TInfoRow | undefined): {
+  supportedDevices: TDeviceClass[];
+  minimumOsVersion: string | null;
+} {
+  if (!row) return { supportedDevices: [], minimumOsVersion: null };
+  const found = new Set<TDeviceClass>();
+  for (const entry of row.entries) {
+    const byHeading = entry.heading ? deviceClassOf(entry.heading.replace(/\s+/g, '')) : null;
+    if (byHeading) found.add(byHeading);
+    else if (entry.heading === null || /^iPod/i.test(entry.heading)) {
+      for (const [os, device] of OS_DEVICE) if (os.test(entry.text)) found.add(device);
+    }
+  }
+  const texts = [...row.entries]
+    .sort((a, b) => Number(b.heading === 'iPhone') - Number(a.heading === 'iPhone'))
+    .map((e) => e.text);
+  const version = texts
+    .map((t) => /\biOS\s*(\p{Nd}+(?:\.\p{Nd}+){0,2})/u.exec(t)?.[1])
+    .find((v) => v !== undefined);
+  return {
+    supportedDevices: DEVICE_CLASSES.filter((d) => found.has(d)),
+    minimumOsVersion: version ?? null,
+  };
+}
+
 function titleIs(row: TInfoRow, kind: keyof typeof ROW_TITLES): boolean {
   return row.title !== null && ROW_TITLES[kind].includes(lower(row.title));
 }
@@ -332,11 +406,14 @@ export function readInformationShelf(
   }
 
   const age = kinds.ageRating;
+  const size = kinds.size ? singleText(kinds.size) : null;
   return {
     rows,
     kinds,
     category: category ? singleText(category) : null,
     languages: kinds.languages ? languages : null,
     ageRating: age ? (age.encapsulated ?? age.summary ?? singleText(age)) : null,
+    fileSizeBytes: size ? parseSizeText(size) : null,
+    ...compatibility(kinds.compatibility),
   };
 }

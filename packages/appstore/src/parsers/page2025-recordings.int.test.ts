@@ -193,6 +193,18 @@ describe.each(files)('%s', (file) => {
     });
   });
 
+  it('reads the download size, the compatible devices and the lowest iOS from the Information rows', () => {
+    // Every recorded storefront shows '142.3 MB' and one line per device, iOS 15.4 for iPhone.
+    expect(listing.fileSizeBytes).toBe(142_300_000);
+    expect(listing.supportedDevices).toEqual(['iphone', 'ipad', 'mac', 'watch', 'vision']);
+    expect(listing.minimumOsVersion).toBe('15.4');
+    expect(listing.fieldSources).toMatchObject({
+      fileSizeBytes: 'page:2025',
+      supportedDevices: 'page:2025',
+      minimumOsVersion: 'page:2025',
+    });
+  });
+
   it('reads the price of a free app without inventing a price text', () => {
     expect(raw.lockup.offerDisplayProperties.isFree).toBe(true);
     expect(listing.price).toEqual({ amount: 0, currency: shown.currency, formatted: null });

@@ -188,6 +188,9 @@ export function serverDataValues(
   if (info.category) values.category = info.category;
   if (info.languages && info.languages.length > 0) values.languages = info.languages;
   if (info.ageRating) values.ageRating = info.ageRating;
+  if (info.fileSizeBytes !== null) values.fileSizeBytes = info.fileSizeBytes;
+  if (info.supportedDevices.length > 0) values.supportedDevices = info.supportedDevices;
+  if (info.minimumOsVersion) values.minimumOsVersion = info.minimumOsVersion;
 
   // When an app has no subtitle the 2025 lockup shows the category in its place. Without a
   // lockup the page says nothing about the subtitle: it stays unknown.
@@ -249,6 +252,9 @@ const SERVER_DATA_FIELDS = [
   'bundleId',
   'ageRating',
   'price',
+  'fileSizeBytes',
+  'supportedDevices',
+  'minimumOsVersion',
 ] as const;
 
 /**
@@ -257,7 +263,7 @@ const SERVER_DATA_FIELDS = [
  * (fixtures `page2025-trimmed_*`, LAYOUTS.md). Reads the page model `data[0].data`: `title`,
  * `developerAction.title`, `lockup` (subtitle, icon) and its `offerDisplayProperties` (app id,
  * bundle id, `isFree`), the Information shelf by row structure (category, languages, age
- * rating; see `readInformationShelf`), `shelfMapping.productRatings`, the
+ * rating, size, compatible devices and lowest iOS; see `readInformationShelf`), `shelfMapping.productRatings`, the
  * `product_media_<device>_...` shelves (screenshots and `video` previews), `description` and
  * `mostRecentVersion`; the price also uses the page's JSON-LD offer. In-app events and chart
  * position are not confirmed in this layout, so this parser never supplies them.

@@ -8,6 +8,7 @@ export * from './listing';
 export * from './storefronts';
 export * from './store-data';
 export * from './text-measure';
+export * from './count-format';
 export * from './progress';
 export * from './audit';
 export * from './auth';

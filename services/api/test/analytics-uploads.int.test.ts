@@ -2,6 +2,7 @@ import { describe, expect, vi } from 'vitest';
 import { QUEUES } from '@aso/queue';
 import { openTestQueues } from '@aso/testkit';
 import { ONE_MERGE_MESSAGE } from '../src/services/upload-merge.service';
+import { parse as parseContentDisposition } from 'content-disposition';
 import { parse } from 'csv-parse/sync';
 import { buildKpiReport } from '@aso/analytics';
 import {
@@ -132,9 +133,10 @@ describe.each(SAMPLES)('upload of the $key sample exports', (sample) => {
     });
     expect(dl.statusCode, dl.body).toBe(200);
     expect(dl.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(dl.headers['content-disposition']).toContain(
-      `attachment; filename="${sample.fileName}"`,
-    );
+    expect(parseContentDisposition(String(dl.headers['content-disposition']))).toEqual({
+      type: 'attachment',
+      parameters: { filename: sample.fileName },
+    });
     const records = parse(dl.body);
     expect(records[0]).toEqual(mergedData.headers);
     expect(records.slice(1)).toEqual(
@@ -291,7 +293,9 @@ describe('a dataset of many days (stored in chunks)', () => {
       headers: user.headers,
     });
     expect(dl.statusCode).toBe(200);
-    expect(dl.headers['content-disposition']).toContain('filename="many-days-chile-merged.csv"');
+    expect(
+      parseContentDisposition(String(dl.headers['content-disposition'])).parameters.filename,
+    ).toBe('many-days-chile-merged.csv');
     expect(parse(dl.body)).toEqual([
       headers,
       ...expected.map((r) => headers.map((h) => (r[h] === null ? '' : String(r[h])))),
@@ -358,9 +362,9 @@ describe('upload refusals', () => {
       headers: user.headers,
     });
     expect(dl.statusCode).toBe(200);
-    expect(dl.headers['content-disposition']).toContain(
-      'filename="formula-test-app-canada-merged.csv"',
-    );
+    expect(
+      parseContentDisposition(String(dl.headers['content-disposition'])).parameters.filename,
+    ).toBe('formula-test-app-canada-merged.csv');
     const records = parse(dl.body);
     expect(records[0]).toEqual([
       'Date',

@@ -1,4 +1,6 @@
-/** Pure helpers of file downloads (no imports: unit-tested and shared by the features). */
+/** Pure helpers of file downloads (unit-tested and shared by the features). */
+
+import { parse as parseContentDisposition } from 'content-disposition';
 
 /** Saves `blob` as a download named `fileName` (an object URL and a clicked link). */
 export function saveBlob(blob: Blob, fileName: string): void {
@@ -14,17 +16,16 @@ export function saveBlob(blob: Blob, fileName: string): void {
   window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** File name from a `Content-Disposition` header (RFC 6266 `filename*` first), or null. */
+/**
+ * File name from a `Content-Disposition` header, read by the `content-disposition` package
+ * (RFC 6266: the RFC 8187 `filename*` form wins over `filename`), or null when the header is
+ * absent, names no file or cannot be read.
+ */
 export function fileNameFromDisposition(header: string | null): string | null {
   if (!header) return null;
-  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
-    } catch {
-      // Malformed escape: fall back to the plain parameter.
-    }
+  try {
+    return parseContentDisposition(header).parameters.filename?.trim() || null;
+  } catch {
+    return null;
   }
-  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
-  return plain?.[1]?.trim() || null;
 }

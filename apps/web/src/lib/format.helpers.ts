@@ -5,29 +5,6 @@
 import { graphemeCount } from '@aso/contracts';
 
 /**
- * Abbreviates a review count (spec section 9: "K from 1,000, M from 1,000,000"), one decimal
- * at most, trailing `.0` dropped: `999` -> '999', `1000` -> '1K', `1540` -> '1.5K',
- * `40585992` -> '40.6M'. A count that would round up to '1000K' reads '1M'.
- *
- * Accepts a number or the audit's string (`'40585992'`, `'40,585,992'`); text that is not a
- * count (e.g. already '1.2M', or empty) is returned trimmed as it was.
- */
-export function abbreviateCount(value: number | string | null | undefined): string {
-  if (value === null || value === undefined) return '0';
-  const text = typeof value === 'number' ? String(value) : value.trim();
-  const n = typeof value === 'number' ? value : Number(text.replace(/[,\s_]/g, ''));
-  if (text === '' || !Number.isFinite(n)) return text;
-  const abs = Math.abs(n);
-  const oneDecimal = (x: number) => String(Math.round(x * 10) / 10);
-  if (abs >= 1_000_000) return `${oneDecimal(n / 1_000_000)}M`;
-  if (abs >= 1_000) {
-    const k = Math.round((n / 1_000) * 10) / 10;
-    return Math.abs(k) >= 1000 ? `${oneDecimal(n / 1_000_000)}M` : `${k}K`;
-  }
-  return String(Math.round(n));
-}
-
-/**
  * Elapsed time as `mm:ss:ms` (spec section 2: minutes:seconds:milliseconds), where the last
  * part is hundredths of a second (two digits; the view refreshes every 100 ms). Minutes grow
  * past 59 (`75:00:00`). Negative input counts as 0.

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import pRetry, { AbortError } from 'p-retry';
 import {
   isAppStoreStorefront,
   unknownStorefrontMessage,
@@ -112,15 +114,6 @@ interface TRetryPolicy {
   maxRetryAfterMs: number;
 }
 
-/** Exponential backoff with equal jitter: half fixed, half random (ms). */
-export function backoffDelayMs(
-  attempt: number,
-  policy: Pick<TRetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
-): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
-}
-
 /**
  * Retry-After header value in ms: delta-seconds or an HTTP date (RFC 9110 section 10.2.3);
  * null when absent or unreadable.
@@ -130,24 +123,6 @@ export function parseRetryAfterMs(value: string | null, now = Date.now()): numbe
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    function onAbort() {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 interface TRequestOutcome {
@@ -166,48 +141,64 @@ class SourceError extends Error {
 }
 
 /**
- * GET with retries: 2xx and 404 are returned; 429 and 5xx, timeouts, dropped connections and
- * cut-off bodies are retried with backoff (429 waits for Retry-After when given and not longer
- * than `maxRetryAfterMs`); when tries run out a 429 throws `StoreRateLimitedError`, a 5xx
- * `StoreHttpError`. Other 4xx throw at once. Errors are wrapped in SourceError with the
- * number of tries.
+ * GET with retries (p-retry: exponential backoff from `baseDelayMs`, doubling, randomised,
+ * capped at `maxDelayMs`): 2xx and 404 are returned; 429 and 5xx, timeouts, dropped
+ * connections and cut-off bodies are retried. A 429 also waits for its Retry-After before the
+ * next try, unless it asks for more than `maxRetryAfterMs`, which ends the tries at once. When
+ * tries run out a 429 throws `StoreRateLimitedError` (the pause asked, else the first backoff),
+ * a 5xx `StoreHttpError`; other 4xx throw at once. Errors are wrapped in SourceError with the
+ * number of tries and the last HTTP status.
  */
 async function getWithRetry(
   url: string,
   policy: TRetryPolicy,
   fetchOptions: Parameters<typeof guardedFetch>[1],
 ): Promise<TRequestOutcome> {
-  for (let attempt = 1; ; attempt += 1) {
-    let response: TFetchedResponse;
-    try {
-      response = await guardedFetch(url, fetchOptions);
-    } catch (error) {
-      if (!(error instanceof StoreError)) throw error;
-      if (!error.retryable || attempt >= policy.attempts) throw new SourceError(error, attempt);
-      await sleep(backoffDelayMs(attempt, policy), fetchOptions.signal);
-      continue;
-    }
-    const { status } = response;
-    if ((status >= 200 && status < 300) || status === 404) return { response, attempts: attempt };
-    if (status === 429) {
-      const backoff = backoffDelayMs(attempt, policy);
-      const retryAfter = parseRetryAfterMs(response.headers.get('retry-after'));
-      const wait = Math.max(retryAfter ?? 0, backoff);
-      if (attempt >= policy.attempts || wait > policy.maxRetryAfterMs) {
-        throw new SourceError(
-          new StoreRateLimitedError(url, retryAfter ?? backoff),
-          attempt,
-          status,
-        );
-      }
-      await sleep(wait, fetchOptions.signal);
-      continue;
-    }
-    if (status >= 500 && attempt < policy.attempts) {
-      await sleep(backoffDelayMs(attempt, policy), fetchOptions.signal);
-      continue;
-    }
-    throw new SourceError(new StoreHttpError(url, status, attempt), attempt, status);
+  let attempts = 0;
+  let httpStatus: number | undefined;
+  /** The Retry-After of the last 429, ms (null without one). */
+  let askedMs: number | null = null;
+  const { signal } = fetchOptions;
+  try {
+    return await pRetry(
+      async (attempt) => {
+        attempts = attempt;
+        httpStatus = undefined;
+        askedMs = null;
+        const response = await guardedFetch(url, fetchOptions);
+        const { status } = response;
+        if ((status >= 200 && status < 300) || status === 404) return { response, attempts };
+        httpStatus = status;
+        if (status === 429) {
+          askedMs = parseRetryAfterMs(response.headers.get('retry-after'));
+          const error = new StoreRateLimitedError(url, askedMs ?? policy.baseDelayMs);
+          throw askedMs !== null && askedMs > policy.maxRetryAfterMs
+            ? new AbortError(error)
+            : error;
+        }
+        const error = new StoreHttpError(url, status, attempt);
+        throw error.retryable ? error : new AbortError(error);
+      },
+      {
+        retries: policy.attempts - 1,
+        factor: 2,
+        minTimeout: policy.baseDelayMs,
+        maxTimeout: policy.maxDelayMs,
+        randomize: true,
+        ...(signal ? { signal } : {}),
+        shouldRetry: ({ error }) => error instanceof StoreError && error.retryable,
+        // The pause a 429 asked for comes before the backoff of the next try.
+        onFailedAttempt: async ({ retriesLeft }) => {
+          if (askedMs !== null && retriesLeft > 0) {
+            await sleep(askedMs, undefined, signal ? { signal } : {});
+          }
+        },
+      },
+    );
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (error instanceof StoreError) throw new SourceError(error, attempts, httpStatus);
+    throw error;
   }
 }
 

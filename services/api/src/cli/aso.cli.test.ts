@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SECTION_KEYS, type TAudit, type TSectionAnalysis, type TStoreData } from '@aso/contracts';
-import { abbreviateCount, formatAudit, formatStep, runCli } from './aso.cli';
+import { formatAudit, formatStep, runCli } from './aso.cli';
 import { parseCliEnv } from './env';
 
 describe('CLI helpers', () => {
-  it('abbreviates review counts: K from 1,000, M from 1,000,000 (spec section 9)', () => {
-    expect(abbreviateCount('999')).toBe('999');
-    expect(abbreviateCount('1000')).toBe('1K');
-    expect(abbreviateCount('1289')).toBe('1.3K');
-    expect(abbreviateCount('1000000')).toBe('1M');
-    expect(abbreviateCount('36130486')).toBe('36.1M');
-  });
   it('formats a step line', () => {
     expect(
       formatStep({

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ApiClient, ApiError, readSse } from '@aso/api-client';
 import {
+  abbreviateCount,
   SECTION_KEYS,
   storeDataLine,
   unreadableSectionInputs,
@@ -71,15 +72,6 @@ export async function signIn(
 export function formatRating(text: string | null): string {
   const n = Number.parseFloat(text ?? '');
   return Number.isFinite(n) ? n.toFixed(1) : '-';
-}
-
-/** '36.1M', '1.3K', '950' (spec section 9: K from 1,000, M from 1,000,000). */
-export function abbreviateCount(text: string | null): string {
-  const n = Number(text);
-  if (!Number.isFinite(n)) return text ?? '';
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
-  if (n >= 1_000) return `${(n / 1_000).toFixed(1).replace(/\.0$/, '')}K`;
-  return String(n);
 }
 
 const ICON: Record<TStepEventData['status'], string> = {

@@ -1,14 +1,13 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import fastifyCookie from '@fastify/cookie';
 import { listLiveAdminCodes } from '@aso/db';
 import { QUEUES } from '@aso/queue';
 import { AppError, forbidden } from '../lib/app-error';
 import { findAdminCode } from '../services/access.service';
-import { sameSecret } from '../services/credentials.service';
 import { presentedAdminCode } from './auth.plugin';
 
 /** Where the queue monitor is mounted. */
@@ -26,10 +25,11 @@ const MAX_CODE_CHARS = 200;
 /** Token format version; bump to invalidate every token at once. */
 const TOKEN_VERSION = 'v1';
 
-const TOKEN_SHAPE = /^v1\.([0-9a-f-]{36})\.(\d{13})\.([\w-]{43})$/;
+/** What a token signs: version, admin code row id, expiry (ms since the epoch). */
+const TOKEN_VALUE = /^v1\.([0-9a-f-]{36})\.(\d{13})$/;
 
 /**
- * The HMAC key of the monitor's tokens: 32 random bytes kept in Redis (created once with
+ * The signing key of the monitor's tokens: 32 random bytes kept in Redis (created once with
  * SET NX), so every gateway process accepts the tokens of the others and restarts keep
  * browsers signed in. Read lazily: the gateway starts while Redis is down.
  */
@@ -48,37 +48,33 @@ function tokenKeyLoader(app: FastifyInstance): () => Promise<Buffer> {
     }));
 }
 
-function mac(key: Buffer, codeId: string, expiresAt: number): string {
-  return createHmac('sha256', key)
-    .update(`queue-board|${TOKEN_VERSION}|${codeId}|${expiresAt}`)
-    .digest('base64url');
-}
-
 /**
- * A monitor token for the admin code `codeId`: `v1.<codeId>.<expiresAtMs>.<HMAC-SHA256>`. It
- * holds no part of the code itself, only its row id, and is worth nothing once expired or
- * once that code is no longer a live admin code.
+ * A monitor token for the admin code `codeId`: `v1.<codeId>.<expiresAtMs>` signed with
+ * HMAC-SHA256 by @fastify/cookie's signer (the signature appended after a '.'). It holds no
+ * part of the code itself, only its row id, and is worth nothing once expired or once that
+ * code is no longer a live admin code.
  */
 export function issueBoardToken(key: Buffer, codeId: string, now = Date.now()): string {
   const expiresAt = now + QUEUE_BOARD_TOKEN_TTL_MS;
-  return `${TOKEN_VERSION}.${codeId}.${expiresAt}.${mac(key, codeId, expiresAt)}`;
+  return fastifyCookie.sign(`${TOKEN_VERSION}.${codeId}.${expiresAt}`, key);
 }
 
 /**
- * Checks a token's form, HMAC (constant-time) and expiry. Returns the admin code id it was
- * issued for and its expiry (ms), or null. The caller must still check that the code is live.
+ * Checks a token's signature (constant-time, by @fastify/cookie), form and expiry. Returns the
+ * admin code id it was issued for and its expiry (ms), or null. The caller must still check
+ * that the code is live.
  */
 export function readBoardToken(
   key: Buffer,
   token: string,
   now = Date.now(),
 ): { codeId: string; expiresAt: number } | null {
-  const m = TOKEN_SHAPE.exec(token);
+  const unsigned = fastifyCookie.unsign(token, key);
+  const m = unsigned.valid && unsigned.value !== null ? TOKEN_VALUE.exec(unsigned.value) : null;
   if (!m) return null;
-  const [, codeId = '', exp = '', given = ''] = m;
+  const [, codeId = '', exp = ''] = m;
   const expiresAt = Number(exp);
-  if (!sameSecret(given, mac(key, codeId, expiresAt)) || expiresAt <= now) return null;
-  return { codeId, expiresAt };
+  return expiresAt > now ? { codeId, expiresAt } : null;
 }
 
 /** The URL without its `code` query parameter (the answer to `?code=` redirects there). */
@@ -134,6 +130,9 @@ function redactedRequest(req: FastifyRequest) {
  */
 export async function queueBoardPlugin(app: FastifyInstance): Promise<void> {
   const tokenKey = tokenKeyLoader(app);
+  // Cookies are parsed and set by @fastify/cookie, in this plugin's scope only; tokens are
+  // signed with its signer under the key from Redis (see issueBoardToken).
+  await app.register(fastifyCookie);
 
   app.addHook('onRoute', (route) => {
     route.logSerializers = { ...route.logSerializers, req: redactedRequest };
@@ -172,17 +171,13 @@ export async function queueBoardPlugin(app: FastifyInstance): Promise<void> {
   };
 
   const setTokenCookie = async (req: FastifyRequest, reply: FastifyReply, codeId: string) => {
-    const token = issueBoardToken(await tokenKey(), codeId);
-    void reply.header(
-      'set-cookie',
-      serializeCookie(QUEUE_BOARD_COOKIE, token, {
-        httpOnly: true,
-        sameSite: 'strict',
-        path: QUEUE_BOARD_PREFIX,
-        secure: req.protocol === 'https',
-        maxAge: QUEUE_BOARD_TOKEN_TTL_MS / 1000,
-      }),
-    );
+    void reply.setCookie(QUEUE_BOARD_COOKIE, issueBoardToken(await tokenKey(), codeId), {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: QUEUE_BOARD_PREFIX,
+      secure: req.protocol === 'https',
+      maxAge: QUEUE_BOARD_TOKEN_TTL_MS / 1000,
+    });
   };
 
   /** The live admin code `raw` names, or throws 403 (429 after too many wrong codes per IP). */
@@ -210,7 +205,7 @@ export async function queueBoardPlugin(app: FastifyInstance): Promise<void> {
         await app.requireAdmin(req);
         return;
       }
-      const token = parseCookies(req.headers.cookie ?? '')[QUEUE_BOARD_COOKIE];
+      const token = req.cookies[QUEUE_BOARD_COOKIE];
       const read = token ? readBoardToken(await tokenKey(), token) : null;
       if (read) {
         const live = await listLiveAdminCodes(app.db, new Date());

@@ -1,3 +1,4 @@
+import { parse as parseContentDisposition } from 'content-disposition';
 import { describe, expect, it } from 'vitest';
 import { attachmentHeader, buildDashboardName, mergedFileName, slugify } from './analytics.service';
 import { mergeJobId } from './upload-merge.service';
@@ -26,13 +27,18 @@ describe('mergedFileName', () => {
 });
 
 describe('attachmentHeader', () => {
-  it('gives the plain and the RFC 8187 file name', () => {
-    expect(attachmentHeader('a-b-merged.csv')).toBe(
-      `attachment; filename="a-b-merged.csv"; filename*=UTF-8''a-b-merged.csv`,
+  it('names the file, quoting and adding the RFC 8187 form only where needed', () => {
+    expect(attachmentHeader('a-b-merged.csv')).toBe('attachment; filename=a-b-merged.csv');
+    expect(attachmentHeader('a"b.csv')).toBe('attachment; filename="a\\"b.csv"');
+    expect(attachmentHeader('Journal – août.pdf')).toBe(
+      `attachment; filename="Journal ? ao?t.pdf"; filename*=UTF-8''Journal%20%E2%80%93%20ao%C3%BBt.pdf`,
     );
-    expect(attachmentHeader('a"b.csv')).toBe(
-      `attachment; filename="a_b.csv"; filename*=UTF-8''a%22b.csv`,
-    );
+  });
+  it('reads back as the same name', () => {
+    for (const name of ['a-b-merged.csv', 'a"b.csv', 'Journal – août.pdf', '日記.csv']) {
+      const { parameters } = parseContentDisposition(attachmentHeader(name));
+      expect(parameters.filename).toBe(name);
+    }
   });
 });
 

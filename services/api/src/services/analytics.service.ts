@@ -19,6 +19,7 @@ import {
   type DashboardRow,
   type Db,
 } from '@aso/db';
+import { create as createContentDisposition } from 'content-disposition';
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, badRequest, notFound } from '../lib/app-error';
 import {
@@ -62,12 +63,12 @@ export function mergedFileName(appName: string | null, territory: string | null)
 }
 
 /**
- * `Content-Disposition` of a download: `attachment` with the plain `filename` and the RFC 6266
- * / RFC 8187 `filename*` form.
+ * `Content-Disposition` of a download (RFC 6266), built by the `content-disposition` package:
+ * `attachment` with `filename` (quoted when it needs to be), plus the RFC 8187 `filename*`
+ * form and an ISO-8859-1 fallback when the name has other characters.
  */
 export function attachmentHeader(fileName: string): string {
-  const plain = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  return createContentDisposition(fileName);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { StarIcon } from 'lucide-react';
-import { abbreviateCount, formatRating, starFills } from '@/lib/format.helpers';
+import { abbreviateCount } from '@aso/contracts';
+import { formatRating, starFills } from '@/lib/format.helpers';
 import { cn } from '@/lib/utils';
 
 /** Five stars filled to the rating (fractional last star), the rating and the review count. */

@@ -5,7 +5,12 @@ import {
   type TAppListing,
   type TStepId,
 } from '@aso/contracts';
-import { findFreshSnapshot, insertSnapshot, type AppSnapshotRow } from '@aso/db';
+import {
+  findFreshSnapshot,
+  insertSnapshot,
+  isDatabaseUnavailableError,
+  type AppSnapshotRow,
+} from '@aso/db';
 import { fetchAppListing, StoreError, type TFetchAppListingResult } from '@aso/appstore/node';
 import {
   RateLimitError,
@@ -223,6 +228,12 @@ async function handleFailure(run: TScrapeRun, error: unknown): Promise<never> {
     log.warn({ err: error }, 'scrape aborted');
     throw error;
   }
+  if (isDatabaseUnavailableError(error)) {
+    // Not the store's fault and not this job's: thrown as it is, so the worker's `deferOn`
+    // puts the job back until PostgreSQL answers, without using an attempt. Wrapped in a
+    // store message it would use up the attempts and fail the audit over an outage.
+    throw error;
+  }
   const plan = failurePlan(run, error);
   const stepId = steps.current ?? 'scrape';
   const report = (status: 'in_progress' | 'error', message: string) =>
@@ -290,7 +301,8 @@ async function handleFailure(run: TScrapeRun, error: unknown): Promise<never> {
  * `UnrecoverableError` with the user-facing message (unknown app, bad input, refused redirect,
  * unknown page layout when no other source answered); a 429 pauses the whole queue
  * (`worker.rateLimit` + `RateLimitError`, BullMQ's manual rate limit, no attempt
- * used); anything else is thrown for BullMQ to retry with the catalog's backoff (3 attempts).
+ * used); an unreachable database is thrown unchanged (the worker defers the job until it
+ * answers); anything else is thrown for BullMQ to retry with the catalog's backoff (3 attempts).
  */
 export function createScrapeHandler(deps: WorkerDeps): JobHandler<'scrape'> {
   return async (data, job, signal) => {

@@ -1,6 +1,7 @@
 /**
  * The fault suite: the whole system, run by `pnpm start`'s supervisor as real processes on a
- * Redis and a database of its own, put through what production does to it. Each case checks
+ * Redis server and a PostgreSQL server of its own, put through what production does to it (the
+ * scenarios live in `@aso/testkit/system`, which `pnpm bench faults` runs too). Each case checks
  * that nothing was lost or duplicated (an audit ends done with exactly one `complete`, an
  * upload gets its merged data and one dataset) and prints its recovery time. The bounds are
  * correctness bounds with wide margins (a case that never recovers fails); the recovery
@@ -9,106 +10,51 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiError, readSse, type TSseMessage } from '@aso/api-client';
+import { ApiError } from '@aso/api-client';
 import { TEXT_ERROR } from '@aso/contracts';
-import { FaultSystem, REPO_ROOT, until } from './support/fault.system';
+import {
+  FAULT_APP_URL as SPOTIFY,
+  FaultSystem,
+  killMergeMidUpload,
+  killWorkerMidAudit,
+  RECOVERY_BOUND_MS,
+  REPO_ROOT,
+  restartPostgresMidAudit,
+  restartRedisMidAudit,
+  terminateSessionsMidAudit,
+  until,
+  type TAuditEnd,
+} from '@aso/testkit/system';
 
-const SPOTIFY = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
-const INSTAGRAM = 'https://apps.apple.com/us/app/instagram/id389801252';
 /** The recorded data (house rule: read in place, never copied). */
 const FIXTURES_DIR = process.env.FIXTURES_DIR || join(REPO_ROOT, '../shared/fixtures');
-/** Wide correctness bound of a recovery (ms): far above what the settings give (about 20 s). */
-const RECOVERY_BOUND_MS = 90_000;
 
 let system: FaultSystem;
 let token = '';
 let adminCode = '';
 
-/** Prints one recovery figure (collected by the CI log and by `pnpm bench`'s readers). */
+/** Prints one recovery figure (collected by the CI log; `pnpm bench faults` records them). */
 function recovered(what: string, ms: number): void {
   console.log(`[faults] ${what}: recovered in ${(ms / 1000).toFixed(1)} s`);
 }
 
-/** Registers a user with a fresh access code; answers its session token and personal code. */
-async function newUser(tag: string) {
-  const { code } = await system.api.generateCode(adminCode, 1);
-  const email = `faults-${tag}-${Date.now()}@example.com`;
-  const answer = await system.api.register(email, code.code!);
-  return { email, token: answer.sessionToken, signInCode: answer.signInCode };
-}
-
-/** Waits until the audit is done or failed; answers its final status. */
-async function settle(auditId: string, timeoutMs = RECOVERY_BOUND_MS): Promise<string> {
-  let status = '';
-  await until(
-    `audit ${auditId} finished`,
-    async () => {
-      status = (await system.api.audit(token, auditId)).status;
-      return status === 'done' || status === 'failed';
-    },
-    timeoutMs,
-    250,
+/** Every audit ended done with exactly one `complete` event in its stream. */
+function expectCompletedOnce(audits: TAuditEnd[]): void {
+  expect(audits.map((a) => [a.id, a.status, a.terminal])).toEqual(
+    audits.map((a) => [a.id, 'done', ['complete']]),
   );
-  return status;
-}
-
-/** The progress stream's `complete` and `error` entries of an audit (in Redis). */
-async function terminalEvents(auditId: string): Promise<string[]> {
-  const redis = system.redisClient();
-  try {
-    const entries = await redis.xrange(`${system.prefix}:progress:${auditId}`, '-', '+');
-    return entries
-      .map(([, fields]) => (JSON.parse(fields[1] ?? '{}') as { type?: string }).type ?? '')
-      .filter((t) => t === 'complete' || t === 'error');
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** How many jobs of `queue` are active now. */
-async function activeJobs(queue: string): Promise<number> {
-  const redis = system.redisClient();
-  try {
-    return await redis.llen(`${system.prefix}:${queue}:active`);
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** Reads an audit's SSE stream from `lastEventId` until it ends; answers the messages. */
-async function readProgress(auditId: string, lastEventId?: string, max = Infinity) {
-  const out: TSseMessage[] = [];
-  const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(), RECOVERY_BOUND_MS);
-  try {
-    for await (const m of readSse(`${system.apiUrl}/api/progress?auditId=${auditId}`, {
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-      },
-      signal: ac.signal,
-    })) {
-      out.push(m);
-      if (out.length >= max) break;
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  return out;
-}
-
-/** Asserts the audit ended done with exactly one `complete` event in its stream. */
-async function expectCompletedOnce(auditId: string): Promise<void> {
-  expect(await settle(auditId)).toBe('done');
-  await until('the complete event', async () => (await terminalEvents(auditId)).length > 0, 10_000);
-  expect(await terminalEvents(auditId)).toEqual(['complete']);
 }
 
 beforeAll(async () => {
   // Every store answer takes 1.5 s: a scrape is in flight long enough to be killed mid-job.
-  system = await FaultSystem.start({ storeDelayMs: 1_500 });
+  // A PostgreSQL server of its own, so that one case can restart it.
+  system = await FaultSystem.start({ storeDelayMs: 1_500, ownPostgres: true });
+  if (system.noOwnPostgres)
+    console.warn(
+      `[faults] no PostgreSQL server of its own (${system.noOwnPostgres}): the system runs on the test server and the PostgreSQL restart case is skipped`,
+    );
   adminCode = system.adminCode;
-  token = (await newUser('main')).token;
+  token = (await system.newUser('main')).token;
 }, 240_000);
 
 afterAll(async () => {
@@ -117,64 +63,47 @@ afterAll(async () => {
 
 describe('fault suite', () => {
   it('kill -9 of the scraper mid-job: the audit completes once, the scraper is restarted', async () => {
-    const { id } = await system.api.analyze(token, {
-      appStoreUrl: SPOTIFY,
-      competitorUrl1: INSTAGRAM,
-    });
-    await until('a scrape running', async () => (await activeJobs('scrape')) > 0, 30_000, 20);
-    const killedAt = Date.now();
-    await system.killAndAwaitRestart('scraper', /\[scraper\s*\] .*health endpoint listening/);
-    await expectCompletedOnce(id);
-    recovered('kill -9 of the scraper mid-scrape -> audit complete', Date.now() - killedAt);
+    const { audits, recoveryMs } = await killWorkerMidAudit(system, token, 'scraper');
+    expectCompletedOnce(audits);
+    recovered('kill -9 of the scraper mid-scrape -> audit complete', recoveryMs);
   });
 
   it('kill -9 of the analyzer: the audit completes once, the analyzer is restarted', async () => {
-    const { id } = await system.api.analyze(token, { appStoreUrl: SPOTIFY });
-    // Killed while the audit's jobs are in flight: its analysis runs on the restarted one.
-    await until('a scrape running', async () => (await activeJobs('scrape')) > 0, 30_000, 20);
-    const killedAt = Date.now();
-    await system.killAndAwaitRestart('analyzer', /\[analyzer\s*\] .*health endpoint listening/);
-    await expectCompletedOnce(id);
-    recovered('kill -9 of the analyzer mid-audit -> audit complete', Date.now() - killedAt);
+    const { audits, recoveryMs } = await killWorkerMidAudit(system, token, 'analyzer');
+    expectCompletedOnce(audits);
+    recovered('kill -9 of the analyzer mid-audit -> audit complete', recoveryMs);
   });
 
   it('pg_terminate_backend of every connection: no process dies, audits complete once', async () => {
-    const restartsBefore = ['api', 'scraper', 'analyzer', 'csv-merge'].map((s) =>
-      system.restarts(s),
-    );
-    const ids = await Promise.all(
-      [1, 2, 3].map(async () => (await system.api.analyze(token, { appStoreUrl: SPOTIFY })).id),
-    );
-    const cutAt = Date.now();
-    for (let i = 0; i < 3; i++) {
-      await system.terminateDatabaseSessions();
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    for (const id of ids) await expectCompletedOnce(id);
-    recovered('pg_terminate_backend x3 during 3 audits -> all complete', Date.now() - cutAt);
+    const restartsBefore = system.allRestarts();
+    const { audits, recoveryMs } = await terminateSessionsMidAudit(system, token);
+    expectCompletedOnce(audits);
+    recovered('pg_terminate_backend x3 during 3 audits -> all complete', recoveryMs);
     const ready = await fetch(`${system.apiUrl}/readyz`);
     expect(ready.status).toBe(200);
-    expect(['api', 'scraper', 'analyzer', 'csv-merge'].map((s) => system.restarts(s))).toEqual(
-      restartsBefore,
-    );
+    expect(system.allRestarts()).toEqual(restartsBefore);
+  });
+
+  it('a PostgreSQL restart mid-audit (stop -m fast): 503 while down, no process dies, audits complete once', async (ctx) => {
+    if (!system.postgres) ctx.skip();
+    const restartsBefore = system.allRestarts();
+    const outcome = await restartPostgresMidAudit(system, token);
+    // While the server is down the api refuses with 503 (never 500) and says it is not ready.
+    expect(outcome.whileDown).toEqual({ auditRead: 503, analyze: 503, readyz: 503 });
+    expectCompletedOnce(outcome.audits);
+    recovered('PostgreSQL restart -> the api reads audits again', outcome.apiRecoveryMs);
+    recovered('PostgreSQL restart (stop -m fast) mid-audit -> audits complete', outcome.recoveryMs);
+    const ready = await fetch(`${system.apiUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(system.allRestarts()).toEqual(restartsBefore);
   });
 
   it('a Redis restart mid-audit (empty): audits are queued again and complete once; the scheduler is back', async () => {
-    const ids = await Promise.all(
-      [1, 2].map(async () => (await system.api.analyze(token, { appStoreUrl: SPOTIFY })).id),
-    );
-    await until('a scrape running', async () => (await activeJobs('scrape')) > 0, 30_000, 20);
-    // A client follows the first audit's stream across the restart.
-    const followed = readProgress(ids[0]!);
-    await new Promise((r) => setTimeout(r, 300));
-    await system.redis.kill();
-    await new Promise((r) => setTimeout(r, 2_000));
-    await system.redis.up();
-    const upAt = Date.now();
-    for (const id of ids) await expectCompletedOnce(id);
-    recovered('Redis restart (empty) mid-audit -> audits complete', Date.now() - upAt);
-    const messages = await followed;
-    expect(messages.filter((m) => m.event === 'complete')).toHaveLength(1);
+    const { audits, recoveryMs, followed } = await restartRedisMidAudit(system, token);
+    expectCompletedOnce(audits);
+    recovered('Redis restart (empty) mid-audit -> audits complete', recoveryMs);
+    // The client that followed the first audit across the restart got one `complete`.
+    expect(followed.filter((m) => m.event === 'complete')).toHaveLength(1);
     // The csv-merge service owns the hourly cleanup scheduler: re-created on reconnect.
     const redis = system.redisClient();
     try {
@@ -192,30 +121,31 @@ describe('fault suite', () => {
 
   it('SSE reconnects with Last-Event-ID lose and repeat nothing; past the end gets the terminal event', async () => {
     const { id } = await system.api.analyze(token, { appStoreUrl: SPOTIFY });
-    const seen: TSseMessage[] = [];
+    const seen: { id?: string; event: string }[] = [];
     let last: string | undefined;
+    const read = (lastEventId?: string, max?: number) =>
+      system.readProgress(token, id, { lastEventId, max, timeoutMs: RECOVERY_BOUND_MS });
     // Reconnect after every 2 messages until the terminal one.
     for (let i = 0; i < 40 && !seen.some((m) => m.event === 'complete'); i++) {
-      const part = await readProgress(id, last, 2);
+      const part = await read(last, 2);
       seen.push(...part);
       last = part.at(-1)?.id ?? last;
     }
-    expect(await settle(id)).toBe('done');
-    const full = await readProgress(id);
+    expect(await system.settle(token, id, RECOVERY_BOUND_MS)).toBe('done');
+    const full = await read();
     expect(seen.map((m) => m.id)).toEqual(full.map((m) => m.id));
     expect(new Set(seen.map((m) => m.id)).size).toBe(seen.length);
     // Resuming past the end: the terminal event again, so the client stops reconnecting.
-    const again = await readProgress(id, full.at(-1)!.id);
+    const again = await read(full.at(-1)!.id);
     expect(again.map((m) => m.event)).toEqual(['complete']);
   });
 
   it('kill -9 of csv-merge mid-merge: the upload still gets its merged data, one dataset', async () => {
-    const user = await newUser('merge');
     const file = (name: string) => ({
       filename: name,
       bytes: readFileSync(join(FIXTURES_DIR, 'asc-analytics', name)),
     });
-    const upload = system.api.upload(user.token, {
+    const { answer, datasetIds, recoveryMs } = await killMergeMidUpload(system, {
       conversionCSV: file(
         'constructed_conversion_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
       ),
@@ -223,41 +153,13 @@ describe('fault suite', () => {
         'constructed_redownloads_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
       ),
     });
-    // The merge of these files is short: the worker is killed as soon as the job is queued
-    // or taken, so it runs again (or for the first time) on the restarted worker.
-    await until(
-      'the merge job queued',
-      async () => {
-        const redis = system.redisClient();
-        try {
-          const [waiting, active] = await Promise.all([
-            redis.llen(`${system.prefix}:csv-merge:wait`),
-            redis.llen(`${system.prefix}:csv-merge:active`),
-          ]);
-          return waiting + active > 0;
-        } finally {
-          redis.disconnect();
-        }
-      },
-      30_000,
-      5,
-    ).catch(() => undefined);
-    const killedAt = Date.now();
-    await system.killAndAwaitRestart('csv-merge', /\[csv-merge\s*\] .*health endpoint listening/);
-    const answer = await upload;
-    recovered('kill -9 of csv-merge during an upload -> merged data', Date.now() - killedAt);
+    recovered('kill -9 of csv-merge during an upload -> merged data', recoveryMs);
     expect(answer.mergedData.totalRows).toBe(92);
-    const mine = await system.database.db
-      .selectFrom('datasets as d')
-      .innerJoin('users as u', 'u.id', 'd.user_id')
-      .select('d.id')
-      .where('u.email', '=', user.email)
-      .execute();
-    expect(mine.map((d) => d.id)).toEqual([answer.mergedData.downloadId]);
+    expect(datasetIds).toEqual([answer.mergedData.downloadId]);
   });
 
   it('hostile uploads are refused fast with a 4xx naming the limit', async () => {
-    const user = await newUser('hostile');
+    const user = await system.newUser('hostile');
     const lines = Buffer.from('Date,Downloads,Impressions\n' + ',1,2\n'.repeat(2_000_000));
     const started = Date.now();
     const tooLong = await system.api

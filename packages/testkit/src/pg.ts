@@ -7,15 +7,18 @@ export function baseDatabaseUrl(): string {
   return process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/aso';
 }
 
-function urlFor(name: string): string {
-  const u = new URL(baseDatabaseUrl());
+function urlFor(name: string, server = baseDatabaseUrl()): string {
+  const u = new URL(server);
   u.pathname = `/${name}`;
   return u.toString();
 }
 
-async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+async function withAdmin<T>(
+  fn: (c: pg.Client) => Promise<T>,
+  server = baseDatabaseUrl(),
+): Promise<T> {
   const client = new pg.Client({
-    connectionString: urlFor('postgres'),
+    connectionString: urlFor('postgres', server),
     connectionTimeoutMillis: 5_000,
   });
   await client.connect();
@@ -61,18 +64,20 @@ export function templateName(): string {
 }
 
 /**
- * Creates the migrated template database once (vitest globalSetup). Built under a temporary
- * name and renamed, so a concurrent run never clones a half-migrated template.
+ * Creates the migrated template database once (vitest globalSetup) on the server of `server`
+ * (a `postgres://` URL; default the test server). Built under a temporary name and renamed, so
+ * a concurrent run never clones a half-migrated template.
  */
-export async function ensureTemplate(): Promise<string> {
+export async function ensureTemplate(server = baseDatabaseUrl()): Promise<string> {
   const name = templateName();
   const exists = await withAdmin(
     async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount,
+    server,
   );
   if (exists) return name;
   const tmp = `${name}_tmp_${randomBytes(4).toString('hex')}`;
-  await withAdmin((c) => c.query(`create database ${tmp}`));
-  const db = createDb(urlFor(tmp), { max: 1 });
+  await withAdmin((c) => c.query(`create database ${tmp}`), server);
+  const db = createDb(urlFor(tmp, server), { max: 1 });
   try {
     await migrateToLatest(db);
   } finally {
@@ -84,7 +89,7 @@ export async function ensureTemplate(): Promise<string> {
     } catch {
       await c.query(`drop database if exists ${tmp}`);
     }
-  });
+  }, server);
   return name;
 }
 
@@ -97,12 +102,16 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Clones the template into a new database (`aso_t_<random>`). */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const template = await ensureTemplate();
+/**
+ * Clones the template into a new database (`aso_t_<random>`) on the server of `server` (a
+ * `postgres://` URL; default the test server, `DATABASE_URL`), migrating a template there first
+ * when it has none.
+ */
+export async function createTestDatabase(server = baseDatabaseUrl()): Promise<TestDatabase> {
+  const template = await ensureTemplate(server);
   const name = `aso_t_${randomBytes(6).toString('hex')}`;
-  await withAdmin((c) => c.query(`create database ${name} template ${template}`));
-  const url = urlFor(name);
+  await withAdmin((c) => c.query(`create database ${name} template ${template}`), server);
+  const url = urlFor(name, server);
   const db = createDb(url, { max: 5 });
   return {
     name,
@@ -110,7 +119,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     db,
     drop: async () => {
       await db.destroy();
-      await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`));
+      await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`), server);
     },
   };
 }

@@ -1,125 +1,44 @@
 /**
  * The whole system as `pnpm start --offline` runs it (scripts/start.ts: the supervisor, the
- * replay server, the api and the three workers, each a real child process), on a Redis server
- * of its own (a free port, nothing persisted, so a restart comes back empty, as Redis runs on
- * these machines) and a database of its own (cloned from the migrated template), so that a
- * fault case can kill -9 a worker, restart Redis or end the database connections without
- * touching anything else on the machine.
+ * replay server, the api and the workers, each a real child process), on a Redis server of its
+ * own (a free port, nothing persisted, so a restart comes back empty, as Redis runs on these
+ * machines) and a database of its own: on a PostgreSQL server of its own when asked (so that a
+ * fault can stop and start the server), otherwise cloned on the test server. A fault case or
+ * benchmark can then kill -9 a worker, restart Redis or PostgreSQL, or end the database
+ * connections without touching anything else on the machine.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { ApiClient } from '@aso/api-client';
-import { createTestDatabase, type TestDatabase } from '@aso/testkit';
+import { ApiClient, readSse, type TSseMessage } from '@aso/api-client';
+import { createTestDatabase, type TestDatabase } from '../pg';
+import { OwnPostgres, OwnPostgresUnavailableError } from './own-postgres.server';
+import { OwnRedis } from './own-redis.server';
+import { freePort, REPO_ROOT, until } from './wait.helpers';
 
-/** The repository root (this file is faults/support/fault.system.ts). */
-export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** A free TCP port on the loopback interface. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-/** Resolves once `check` is true (polled every `everyMs`), or throws naming `what`. */
-export async function until(
-  what: string,
-  check: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-  everyMs = 100,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > end) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-/** A redis-server of its own on a free port, without persistence. */
-export class OwnRedis {
-  private proc: ChildProcess | null = null;
-  private readonly dir = mkdtempSync(join(tmpdir(), 'aso-faults-redis-'));
-
-  private constructor(readonly port: number) {}
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  static async start(): Promise<OwnRedis> {
-    const redis = new OwnRedis(await freePort());
-    await redis.up();
-    return redis;
-  }
-
-  /** Starts the server (empty) and waits until it answers PING. */
-  async up(): Promise<void> {
-    this.proc = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(this.port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        this.dir,
-        '--maxmemory-policy',
-        'noeviction',
-      ],
-      { stdio: 'ignore' },
-    );
-    await until('redis-server answering', () => this.ping(), 10_000, 50);
-  }
-
-  private async ping(): Promise<boolean> {
-    const c = new Redis(this.url, { lazyConnect: true, retryStrategy: () => null });
-    c.on('error', () => undefined);
-    try {
-      await c.connect();
-      return (await c.ping()) === 'PONG';
-    } finally {
-      c.disconnect();
-    }
-  }
-
-  /** Kills the server outright (SIGKILL: nothing is saved) and waits until it is gone. */
-  async kill(): Promise<void> {
-    const proc = this.proc;
-    if (!proc || proc.exitCode !== null) return;
-    const gone = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGKILL');
-    await gone;
-    this.proc = null;
-  }
-
-  async stop(): Promise<void> {
-    await this.kill();
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
+/** The supervised services whose restarts a fault case counts. */
+const SERVICES = ['api', 'scraper', 'analyzer', 'csv-merge'] as const;
 
 /** Options of {@link FaultSystem.start}. */
 export interface FaultSystemOptions {
   /** Delay the replay server adds to every store answer (ms): scrapes last long enough to be killed. */
   storeDelayMs: number;
+  /**
+   * Run on a PostgreSQL server of its own ({@link OwnPostgres}), which {@link FaultSystem.postgres}
+   * can stop and start. When the machine cannot run one, the system falls back to a database on
+   * the test server and {@link FaultSystem.noOwnPostgres} says why.
+   */
+  ownPostgres?: boolean;
+}
+
+/** An audit's end as a fault case reads it: its status and its stream's terminal events. */
+export interface TAuditEnd {
+  id: string;
+  status: string;
+  /** The `complete` and `error` events of its progress stream, in order. */
+  terminal: string[];
 }
 
 /**
@@ -134,6 +53,10 @@ export class FaultSystem {
   private constructor(
     readonly redis: OwnRedis,
     readonly database: TestDatabase,
+    /** The PostgreSQL server of its own, or null when it runs on the test server. */
+    readonly postgres: OwnPostgres | null,
+    /** Why it does not run on a PostgreSQL server of its own though asked to (else null). */
+    readonly noOwnPostgres: string | null,
     readonly prefix: string,
     readonly adminCode: string,
     readonly apiUrl: string,
@@ -150,9 +73,24 @@ export class FaultSystem {
     }
   }
 
+  /**
+   * Starts everything and resolves once the api answers `/readyz` and every worker serves its
+   * health endpoint (up to 3 min: `pnpm start` builds what changed first).
+   * @throws Error with the system's last output when it does not come up.
+   */
   static async start(opts: FaultSystemOptions): Promise<FaultSystem> {
+    let postgres: OwnPostgres | null = null;
+    let noOwnPostgres: string | null = null;
+    if (opts.ownPostgres) {
+      try {
+        postgres = await OwnPostgres.start();
+      } catch (err) {
+        if (!(err instanceof OwnPostgresUnavailableError)) throw err;
+        noOwnPostgres = err.message;
+      }
+    }
     const redis = await OwnRedis.start();
-    const database = await createTestDatabase();
+    const database = await createTestDatabase(postgres?.url);
     const prefix = `faults-${randomUUID()}`;
     const adminCode = `FAULTS-${randomBytes(8).toString('hex').toUpperCase()}`;
     const port = await freePort();
@@ -196,6 +134,8 @@ export class FaultSystem {
     const system = new FaultSystem(
       redis,
       database,
+      postgres,
+      noOwnPostgres,
       prefix,
       adminCode,
       `http://127.0.0.1:${port}`,
@@ -282,6 +222,118 @@ export class FaultSystem {
     }
   }
 
+  /** Registers a user with a fresh access code; answers its email, session token and personal code. */
+  async newUser(tag: string): Promise<{ email: string; token: string; signInCode: string }> {
+    const { code } = await this.api.generateCode(this.adminCode, 1);
+    const email = `faults-${tag}-${randomUUID()}@example.com`;
+    const answer = await this.api.register(email, code.code!);
+    return { email, token: answer.sessionToken, signInCode: answer.signInCode };
+  }
+
+  /** How many jobs of `queue` are active now. */
+  async activeJobs(queue: string): Promise<number> {
+    const redis = this.redisClient();
+    try {
+      return await redis.llen(`${this.prefix}:${queue}:active`);
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  /** Resolves once a job of `queue` is active (a worker holds it), within `timeoutMs`. */
+  async jobRunning(queue: string, timeoutMs = 30_000): Promise<void> {
+    await until(
+      `a ${queue} job running`,
+      async () => (await this.activeJobs(queue)) > 0,
+      timeoutMs,
+      20,
+    );
+  }
+
+  /** Waits until audit `auditId` is done or failed (within `timeoutMs`); answers its status. */
+  async settle(token: string, auditId: string, timeoutMs: number): Promise<string> {
+    let status = '';
+    await until(
+      `audit ${auditId} finished`,
+      async () => {
+        status = (await this.api.audit(token, auditId)).status;
+        return status === 'done' || status === 'failed';
+      },
+      timeoutMs,
+      250,
+    );
+    return status;
+  }
+
+  /** The progress stream's `complete` and `error` entries of an audit (in Redis). */
+  async terminalEvents(auditId: string): Promise<string[]> {
+    const redis = this.redisClient();
+    try {
+      const entries = await redis.xrange(`${this.prefix}:progress:${auditId}`, '-', '+');
+      return entries
+        .map(([, fields]) => (JSON.parse(fields[1] ?? '{}') as { type?: string }).type ?? '')
+        .filter((t) => t === 'complete' || t === 'error');
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  /**
+   * Waits until the audit is finished and, when done, its terminal event is in its stream;
+   * answers both (a case then checks it ended done with exactly one `complete`).
+   */
+  async auditEnd(token: string, auditId: string, timeoutMs: number): Promise<TAuditEnd> {
+    const status = await this.settle(token, auditId, timeoutMs);
+    if (status === 'done')
+      await until(
+        'the complete event',
+        async () => (await this.terminalEvents(auditId)).length > 0,
+        10_000,
+      ).catch(() => undefined);
+    return { id: auditId, status, terminal: await this.terminalEvents(auditId) };
+  }
+
+  /**
+   * Reads an audit's SSE stream from `lastEventId` until it ends, `max` messages arrived or
+   * `timeoutMs` passed; answers the messages.
+   */
+  async readProgress(
+    token: string,
+    auditId: string,
+    opts: {
+      lastEventId?: string;
+      max?: number;
+      timeoutMs: number;
+      /** Told of each message as it arrives. */
+      onMessage?: (m: TSseMessage) => void;
+    },
+  ): Promise<TSseMessage[]> {
+    const out: TSseMessage[] = [];
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(), opts.timeoutMs);
+    try {
+      for await (const m of readSse(`${this.apiUrl}/api/progress?auditId=${auditId}`, {
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(opts.lastEventId ? { 'last-event-id': opts.lastEventId } : {}),
+        },
+        signal: ac.signal,
+      })) {
+        out.push(m);
+        opts.onMessage?.(m);
+        if (out.length >= (opts.max ?? Infinity)) break;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    return out;
+  }
+
+  /** Restarts of every service so far, by name (a fault that should kill nothing leaves it unchanged). */
+  allRestarts(): Record<string, number> {
+    return Object.fromEntries(SERVICES.map((s) => [s, this.restarts(s)]));
+  }
+
   /** Stops every process (the supervisor ends its children), Redis and the database. */
   async stop(): Promise<void> {
     if (this.proc.exitCode === null) {
@@ -293,5 +345,6 @@ export class FaultSystem {
     }
     await this.redis.stop();
     await this.database.drop().catch(() => undefined);
+    await this.postgres?.destroy();
   }
 }

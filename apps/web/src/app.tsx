@@ -1,7 +1,8 @@
 /**
  * Root of the web app: providers and routes (spec section 2 "Routes", section 6).
  * Anonymous visitors get the login screen on every path; signed-in users get `/`,
- * `/results/:id`, `/admin`, and the 404 page anywhere else. 'Loading...' shows while the
+ * `/results/:id`, `/admin`, `/watchlist`, a watched app's timeline `/apps/:appId?storefront=`,
+ * `/alerts`, and the 404 page anywhere else. 'Loading...' shows while the
  * session check runs.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -18,6 +19,7 @@ import { PrintAuditPage, PrintDashboardPage } from '@/features/print/print-pages
 import { MainScreen } from '@/features/shell/main-screen';
 import { ShellLayout } from '@/features/shell/shell-layout';
 import { LoadingScreen, NotFoundPage } from '@/features/shell/status-pages';
+import { AlertsPage, TimelineScreen, WatchlistPage } from '@/features/watchlist';
 import { queryClient } from '@/lib/query-client';
 
 /** Lets through signed-in users only; others see the spinner or the login screen. */
@@ -38,6 +40,9 @@ const router = createBrowserRouter([
           { path: '/', element: <MainScreen /> },
           { path: '/results/:id', element: <ResultPage /> },
           { path: '/admin', element: <AdminPage /> },
+          { path: '/watchlist', element: <WatchlistPage /> },
+          { path: '/apps/:appId', element: <TimelineScreen /> },
+          { path: '/alerts', element: <AlertsPage /> },
         ],
       },
       // The PDF reports' pages (opened by the render worker; printable by anyone signed in).

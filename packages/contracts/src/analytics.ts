@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZText } from './common';
+import { ZAppId, ZStorefront, ZText } from './common';
 
 /**
  * Schemas of the analytics dashboard (spec sections 3, 5, 7 and 9; DESIGN section 3):
@@ -359,6 +359,12 @@ export const ZDashboardConfig = z.object({
   dateRange: ZDateRange.optional(),
   /** The metric columns selected in the chart when saved. */
   selectedMetrics: z.array(ZText.max(300)).max(200).optional(),
+  /**
+   * The watched app (as the user's own, `mine`) whose listing changes the dashboard marks and
+   * judges in "Change impact": App Store Connect exports name the app but not its App Store id,
+   * so the user confirms which watched listing the data is about.
+   */
+  watchedApp: z.object({ appId: ZAppId, storefront: ZStorefront }).optional(),
 });
 export type TDashboardConfig = z.infer<typeof ZDashboardConfig>;
 

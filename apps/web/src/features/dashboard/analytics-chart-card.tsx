@@ -1,4 +1,4 @@
-import type { TDatedRow } from '@aso/analytics';
+import { formatDay, type TDatedRow } from '@aso/analytics';
 import {
   AlertTriangle,
   BarChart3,
@@ -8,7 +8,7 @@ import {
 } from 'lucide-react';
 import { useMemo, type ReactNode } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { buildLineChartOption, lineColor } from './chart.options';
+import { buildLineChartOption, lineColor, type TChangeMarker } from './chart.options';
 import { EChart } from './echart';
 import { MetricSelector } from './metric-selector';
 
@@ -40,6 +40,8 @@ export type TChartCardState =
       metrics: string[];
       selected: string[];
       onSelectedChange: (selected: string[]) => void;
+      /** Listing changes of the dashboard's watched app, drawn on their days. */
+      markers?: readonly TChangeMarker[];
     };
 
 function StateMessage({
@@ -150,24 +152,36 @@ function ChartBody({ state }: { state: TChartCardState }) {
           entries={state.entries}
           dateColumn={state.dateColumn}
           selected={state.selected}
+          markers={state.markers ?? NO_MARKERS}
         />
       );
   }
+}
+
+const NO_MARKERS: readonly TChangeMarker[] = [];
+
+/** The accessible words of the chart's change markers ('; listing changes marked on ...'). */
+export function markedText(markers: readonly TChangeMarker[]): string {
+  if (markers.length === 0) return '';
+  return `; listing changes marked on ${markers.map((m) => `${formatDay(m.day)} (${m.label})`).join(', ')}`;
 }
 
 function ReadyChart({
   entries,
   dateColumn,
   selected,
+  markers,
 }: {
   entries: TDatedRow[];
   dateColumn: string | null;
   selected: string[];
+  markers: readonly TChangeMarker[];
 }) {
   const option = useMemo(
-    () => buildLineChartOption(entries, selected, dateColumn),
-    [entries, selected, dateColumn],
+    () => buildLineChartOption(entries, selected, dateColumn, markers),
+    [entries, selected, dateColumn, markers],
   );
+  const marked = markers.filter((m) => entries.some((e) => e.day === m.day));
   return (
     <div className="flex flex-col gap-3">
       <ul
@@ -185,7 +199,7 @@ function ReadyChart({
       <EChart
         option={option}
         height={LINE_CHART_HEIGHT}
-        label={`Line chart of ${selected.join(', ')} by date`}
+        label={`Line chart of ${selected.join(', ')} by date${markedText(marked)}`}
       />
     </div>
   );

@@ -89,3 +89,32 @@ describe('shortDay', () => {
     expect(shortDay('2025-07-20')).toBe('Jul 20');
   });
 });
+
+describe('change markers', () => {
+  const markers = [
+    { day: '2025-07-03', label: 'Title, Screenshots (iPhone)' },
+    { day: '2025-09-01', label: 'Subtitle' },
+  ];
+
+  it('marks the line chart once, on the days the chart shows', () => {
+    const option = buildLineChartOption(
+      rowsForRange(rows(5), { start: '2025-07-01', end: '2025-07-05' }),
+      ['Total Downloads', 'Total Impressions'],
+      'Date',
+      markers,
+    );
+    const series = option.series as LineSeriesOption[];
+    const markLine = series[0]!.markLine as { data: { xAxis: string; name: string }[] };
+    expect(markLine.data).toEqual([{ xAxis: '2025-07-03', name: 'Title, Screenshots (iPhone)' }]);
+    expect(series[1]!.markLine).toBeUndefined();
+  });
+
+  it('marks the source charts, and nothing when no change falls in the range', () => {
+    const points = buildSourceSeries(rows(5), 'search');
+    const option = buildSourceChartOption(points, markers);
+    const line = (option.series as LineSeriesOption[]).find((s) => s.type === 'line')!;
+    expect((line.markLine as { data: unknown[] }).data).toHaveLength(1);
+    const none = buildSourceChartOption(points, [markers[1]!]);
+    expect((none.series as LineSeriesOption[]).every((s) => s.markLine === undefined)).toBe(true);
+  });
+});

@@ -10,6 +10,7 @@ import type {
   DataZoomComponentOption,
   GridComponentOption,
   LegendComponentOption,
+  MarkLineComponentOption,
   TooltipComponentOption,
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
@@ -22,7 +23,50 @@ export type TChartOption = ComposeOption<
   | TooltipComponentOption
   | LegendComponentOption
   | DataZoomComponentOption
+  | MarkLineComponentOption
 >;
+
+/** A listing change drawn on a chart: a vertical dashed line on its day. */
+export interface TChangeMarker {
+  /** `YYYY-MM-DD`: the day the change was found. */
+  day: string;
+  /** What changed ('Title, Screenshots (iPhone)'), shown when the line is hovered. */
+  label: string;
+}
+
+/** Colour of the change markers (distinct from the ten line colours). */
+export const MARKER_COLOR = '#7c3aed';
+
+/**
+ * The markLine of the change markers whose day is one of the chart's `days` (a category axis
+ * can only mark its own values), or undefined when none is.
+ */
+export function changeMarkLine(
+  markers: readonly TChangeMarker[],
+  days: readonly string[],
+): LineSeriesOption['markLine'] {
+  const shown = new Set(days);
+  const data = markers
+    .filter((m) => shown.has(m.day))
+    .map((m) => ({ xAxis: m.day, name: m.label }));
+  if (data.length === 0) return undefined;
+  return {
+    silent: false,
+    symbol: ['none', 'none'],
+    animation: false,
+    lineStyle: { type: 'dashed', color: MARKER_COLOR, width: 1.5 },
+    label: {
+      show: true,
+      position: 'insideEndTop',
+      color: MARKER_COLOR,
+      fontSize: 10,
+      formatter: () => 'change',
+    },
+    tooltip: { show: true, formatter: ({ name }: { name: string }) => `Listing change: ${name}` },
+    emphasis: { label: { show: true } },
+    data,
+  } as LineSeriesOption['markLine'];
+}
 
 /** Ten line colours, used in turn and then again (spec section 9: "Ten line colours, cycling"). */
 export const LINE_COLORS = [
@@ -70,6 +114,7 @@ export function buildLineChartOption(
   entries: readonly TDatedRow[],
   metrics: readonly string[],
   dateColumn: string | null,
+  markers: readonly TChangeMarker[] = [],
 ): TChartOption {
   const rawDate = (row: TDatedRow['row']): string => {
     const value = dateColumn === null ? null : row[dateColumn];
@@ -87,6 +132,8 @@ export function buildLineChartOption(
     symbolSize: 5,
     lineStyle: { width: 2 },
     emphasis: { focus: 'series' },
+    // The listing changes, once (on the first line).
+    ...(index === 0 ? { markLine: changeMarkLine(markers, days) } : {}),
   }));
   return {
     color: [...LINE_COLORS],
@@ -143,8 +190,12 @@ export const SOURCE_SERIES = {
  * impressions as bars on the left axis, conversion rate (%) as a line on the right axis.
  *
  * @param points - `buildSourceSeries` output for the applied range, ascending by day.
+ * @param markers - listing changes, drawn on their days.
  */
-export function buildSourceChartOption(points: readonly TSourceSeriesPoint[]): TChartOption {
+export function buildSourceChartOption(
+  points: readonly TSourceSeriesPoint[],
+  markers: readonly TChangeMarker[] = [],
+): TChartOption {
   return {
     animationDuration: 400,
     grid: { left: 8, right: 8, top: 40, bottom: 8, containLabel: true },
@@ -195,6 +246,10 @@ export function buildSourceChartOption(points: readonly TSourceSeriesPoint[]): T
         showSymbol: points.length <= DATA_ZOOM_MIN_POINTS,
         data: points.map((p) => p.conversionRate),
         tooltip: { valueFormatter: (value) => formatPercent(Number(value)) },
+        markLine: changeMarkLine(
+          markers,
+          points.map((p) => p.date),
+        ),
       },
     ],
   };

@@ -3,7 +3,7 @@
  * echarts stays out of the first-load bundle.
  */
 import { buildKpiReport, formatCount } from '@aso/analytics';
-import { DASHBOARD_NAMING_MESSAGE, type TKpiReport } from '@aso/contracts';
+import { changeFieldLabel, DASHBOARD_NAMING_MESSAGE, type TKpiReport } from '@aso/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   BarChart3,
@@ -24,6 +24,9 @@ import { useFocusOnMount } from '@/hooks/use-focus';
 import { ApiError } from '@/lib/api';
 import { useMainScreen } from '@/features/shell/main-screen.context';
 import { AnalyticsChartCard, CHART_TEXTS, type TChartCardState } from './analytics-chart-card';
+import { ChangeImpactCard } from './change-impact-card';
+import type { TChangeMarker } from './chart.options';
+import { useDashboardChanges } from './dashboard-changes';
 import {
   DASHBOARDS_KEY,
   chartDataQuery,
@@ -110,6 +113,15 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
     () => (rows.length > 0 ? buildKpiReport(rows, range) : null),
     [rows, range],
   );
+  const changes = useDashboardChanges(current);
+  const markers = useMemo<TChangeMarker[]>(
+    () =>
+      changes.events.map((e) => ({
+        day: e.firstSeenAfter,
+        label: e.fields.map(changeFieldLabel).join(', '),
+      })),
+    [changes.events],
+  );
 
   let chartState: TChartCardState;
   if (chartData.isPending) chartState = { kind: 'loading' };
@@ -124,6 +136,7 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
       metrics: info.metrics,
       selected,
       onSelectedChange: setSelectedMetrics,
+      markers,
     };
   }
   const ready = chartState.kind === 'ready';
@@ -158,7 +171,13 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
       <AnalyticsChartCard state={chartState} />
       {ready && report && (
         <>
-          <SourcePerformance rows={rows} range={range} report={report} />
+          <SourcePerformance rows={rows} range={range} report={report} markers={markers} />
+          <ChangeImpactCard
+            rows={rows}
+            changes={changes}
+            appName={current.appName}
+            territory={current.territory}
+          />
           <KpiReport report={report} />
           <MonthlyReport report={report.monthlyReport} />
         </>
@@ -224,6 +243,7 @@ function DashboardToolbar({
           createdFrom: 'csv_upload',
           dateRange: view.dateRange,
           selectedMetrics: view.selectedMetrics,
+          ...(current.watchedApp ? { watchedApp: current.watchedApp } : {}),
         },
       });
       markSaved(saved.id, saved.name);

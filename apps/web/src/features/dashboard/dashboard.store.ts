@@ -22,6 +22,17 @@ export interface TOpenDashboard {
   name: string | null;
   /** What the merge said about the files (e.g. that it swapped them); absent when reopened. */
   notices?: string[];
+  /**
+   * The watched `mine` listing the data is about, as the user chose it (saved with the
+   * dashboard); null or absent while not chosen.
+   */
+  watchedApp?: TWatchedAppRef | null;
+}
+
+/** A watched listing by app id and storefront. */
+export interface TWatchedAppRef {
+  appId: string;
+  storefront: string;
 }
 
 /** The whole store. */
@@ -105,6 +116,38 @@ export function setSelectedMetrics(metrics: string[]): void {
 export function markSaved(savedId: string, name: string): void {
   if (!state.current) return;
   set({ ...state, current: { ...state.current, savedId, name } });
+}
+
+const WATCHED_APP_KEY = 'aso.dashboardWatchedApp.';
+
+/**
+ * Sets which watched listing the open dataset is about (null: none), remembered in this
+ * browser per dataset so that an unsaved dashboard keeps it too.
+ */
+export function setWatchedApp(app: TWatchedAppRef | null): void {
+  if (!state.current) return;
+  try {
+    const key = WATCHED_APP_KEY + state.current.downloadId;
+    if (app) localStorage.setItem(key, JSON.stringify(app));
+    else localStorage.removeItem(key);
+  } catch {
+    // Storage full or refused: the choice still holds for this visit.
+  }
+  set({ ...state, current: { ...state.current, watchedApp: app } });
+}
+
+/** The listing remembered for a dataset in this browser, or null. */
+export function rememberedWatchedApp(downloadId: string): TWatchedAppRef | null {
+  try {
+    const raw = localStorage.getItem(WATCHED_APP_KEY + downloadId);
+    if (!raw) return null;
+    const value = JSON.parse(raw) as Partial<TWatchedAppRef>;
+    return typeof value.appId === 'string' && typeof value.storefront === 'string'
+      ? { appId: value.appId, storefront: value.storefront }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Forgets the saved id of a deleted dashboard (the dataset itself stays open). */

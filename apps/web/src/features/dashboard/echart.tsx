@@ -1,6 +1,6 @@
 /**
  * The one place echarts is loaded: `echarts/core` with only the charts and components the
- * dashboard draws (line and bar charts; grid, tooltip, legend, data zoom; canvas renderer),
+ * dashboard draws (line and bar charts; grid, tooltip, legend, data zoom, mark lines; canvas renderer),
  * rendered through echarts-for-react's core entry so the full echarts build is never bundled.
  * This module is reached only from the lazily loaded dashboard tab.
  */
@@ -9,6 +9,7 @@ import {
   DataZoomComponent,
   GridComponent,
   LegendComponent,
+  MarkLineComponent,
   TooltipComponent,
 } from 'echarts/components';
 import * as echarts from 'echarts/core';
@@ -24,6 +25,7 @@ echarts.use([
   TooltipComponent,
   LegendComponent,
   DataZoomComponent,
+  MarkLineComponent,
   CanvasRenderer,
 ]);
 

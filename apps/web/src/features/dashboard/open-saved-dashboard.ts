@@ -34,6 +34,7 @@ export function openSavedDashboard(dashboard: TSavedDashboard): boolean {
       totalRows: config.totalRows,
       savedId: dashboard.id,
       name: dashboard.name,
+      watchedApp: config.watchedApp ?? null,
     },
     // The view saved with it: its date range and the metrics selected in the chart.
     { appliedRange: config.dateRange ?? null, selectedMetrics: config.selectedMetrics ?? null },

@@ -3,7 +3,8 @@ import type { TDateRange, TKpiReport } from '@aso/contracts';
 import { Activity } from 'lucide-react';
 import { useMemo } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { buildSourceChartOption } from './chart.options';
+import { markedText } from './analytics-chart-card';
+import { buildSourceChartOption, type TChangeMarker } from './chart.options';
 import { EChart } from './echart';
 
 /** Source chart height (spec section 9). */
@@ -18,11 +19,14 @@ export function SourcePerformance({
   rows,
   range,
   report,
+  markers = NO_MARKERS,
 }: {
   rows: readonly TRowInput[];
   range: TDateRange;
   /** The KPI report of the same rows and range: its `hasData` per source decides 'No data available'. */
   report: TKpiReport;
+  /** Listing changes of the dashboard's watched app, drawn on their days. */
+  markers?: readonly TChangeMarker[];
 }) {
   const charts = useMemo(
     () =>
@@ -64,7 +68,8 @@ export function SourcePerformance({
               ) : (
                 <SourceChart
                   points={points}
-                  label={`${source.label}: first-time downloads, impressions and conversion rate by day`}
+                  markers={markers}
+                  label={`${source.label}: first-time downloads, impressions and conversion rate by day${markedText(markers.filter((m) => points.some((p) => p.date === m.day)))}`}
                 />
               )}
             </CardContent>
@@ -75,13 +80,17 @@ export function SourcePerformance({
   );
 }
 
+const NO_MARKERS: readonly TChangeMarker[] = [];
+
 function SourceChart({
   points,
+  markers,
   label,
 }: {
   points: ReturnType<typeof buildSourceSeries>;
+  markers: readonly TChangeMarker[];
   label: string;
 }) {
-  const option = useMemo(() => buildSourceChartOption(points), [points]);
+  const option = useMemo(() => buildSourceChartOption(points, markers), [points, markers]);
   return <EChart option={option} height={SOURCE_CHART_HEIGHT} label={label} />;
 }

@@ -6,13 +6,21 @@ import { useFocusOnMount } from '@/hooks/use-focus';
 import { unreadReason } from '@/lib/audit.helpers';
 import { ScoreRing } from './score';
 import { StarRating } from './star-rating';
+import { WatchButton } from '@/features/watchlist/watch-button';
 import { AppIcon } from './app-icon';
 
 /**
  * The app header card: icon, name, subtitle, developer, category and rank, rating (spec
- * section 2). Its heading (the app's name) takes the focus when the result shows.
+ * section 2). Its heading (the app's name) takes the focus when the result shows. `watchable`
+ * adds 'watch' (as the user's own app) next to the store link.
  */
-export function AppHeaderCard({ audit }: { audit: TAudit }) {
+export function AppHeaderCard({
+  audit,
+  watchable = false,
+}: {
+  audit: TAudit;
+  watchable?: boolean;
+}) {
   const heading = useFocusOnMount<HTMLHeadingElement>();
   // 'N/A' means no source could tell the rank: nothing to show, not a badge.
   const rank = audit.categoryRank?.trim() === 'N/A' ? null : audit.categoryRank?.trim();
@@ -82,14 +90,19 @@ export function AppHeaderCard({ audit }: { audit: TAudit }) {
           ) : (
             <StarRating rating={audit.rating} reviewCount={audit.reviewCount ?? '0'} />
           )}
-          <a
-            href={audit.appStoreUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="inline-flex items-center gap-1 text-xs text-muted-foreground hover:text-foreground"
-          >
-            View on the App Store <ExternalLinkIcon className="size-3" />
-          </a>
+          <div className="flex flex-wrap items-center gap-3">
+            <a
+              href={audit.appStoreUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="inline-flex items-center gap-1 text-xs text-muted-foreground hover:text-foreground"
+            >
+              View on the App Store <ExternalLinkIcon className="size-3" />
+            </a>
+            {watchable && (
+              <WatchButton appStoreUrl={audit.appStoreUrl} role="mine" appName={audit.appName} />
+            )}
+          </div>
         </div>
       </Card>
       <Card className="items-center justify-center gap-2 p-5" data-testid="overall-score-card">

@@ -282,12 +282,12 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
         <images.Provider>
           {images.failed && <StoreImagesNotice />}
           <div className="space-y-3">
-            <AppHeaderCard audit={audit} />
+            <AppHeaderCard audit={audit} watchable={!print} />
             <StoreDataLine storeData={audit.storeData} />
           </div>
           <VisualAssets audit={audit} />
           <AsoAnalysis audit={audit} />
-          <CompetitorTable audit={audit} />
+          <CompetitorTable audit={audit} watchable={!print} />
           {variant !== 'tab' && <CompetitorScreenshots audit={audit} />}
           {variant === 'page' && <PromoBlock />}
           {!print && <FeedbackBox auditId={audit.id} />}

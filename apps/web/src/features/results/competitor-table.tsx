@@ -3,6 +3,7 @@ import { SUBTITLE_MAX_CHARS, TITLE_MAX_CHARS } from '@aso/aso-rules';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { charCount } from '@/lib/format.helpers';
+import { WatchButton } from '@/features/watchlist/watch-button';
 import { AppIcon } from './app-icon';
 import { StarRating } from './star-rating';
 
@@ -28,9 +29,16 @@ function Count({ text, limit }: { text: string | null; limit: number }) {
 
 /**
  * Competitor Analysis table (spec section 2): name, title, subtitle, icon, rating with the
- * abbreviated review count; the audited app is the first row for comparison.
+ * abbreviated review count; the audited app is the first row for comparison. `watchable` adds a
+ * column with 'watch' on each competitor.
  */
-export function CompetitorTable({ audit }: { audit: TAudit }) {
+export function CompetitorTable({
+  audit,
+  watchable = false,
+}: {
+  audit: TAudit;
+  watchable?: boolean;
+}) {
   if (audit.competitorData.length === 0) return null;
   const rows: Row[] = [
     {
@@ -78,6 +86,11 @@ export function CompetitorTable({ audit }: { audit: TAudit }) {
                 <th className="px-3 py-2 font-medium">Subtitle</th>
                 <th className="px-3 py-2 font-medium">Icon</th>
                 <th className="px-3 py-2 font-medium">Rating</th>
+                {watchable && (
+                  <th className="px-3 py-2 font-medium">
+                    <span className="sr-only">Watch</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -128,6 +141,13 @@ export function CompetitorTable({ audit }: { audit: TAudit }) {
                       size="sm"
                     />
                   </td>
+                  {watchable && (
+                    <td className="px-3 py-3 align-top">
+                      {!row.you && (
+                        <WatchButton appStoreUrl={row.url} role="competitor" appName={row.name} />
+                      )}
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>

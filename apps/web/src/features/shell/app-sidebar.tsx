@@ -1,16 +1,18 @@
 /**
  * The main screen's sidebar (spec section 2 "Sidebar"): title and tagline, the two navigation
- * items, saved audits, saved dashboards, the external consulting link, the user's email with
- * Logout.
+ * items, then the watchlist and the alerts with their unread count, saved audits, saved
+ * dashboards, the external consulting link, the user's email with Logout.
  */
 import {
+  BellIcon,
   ExternalLinkIcon,
+  EyeIcon,
   LayoutDashboardIcon,
   LogOutIcon,
   ScanSearchIcon,
   UserIcon,
 } from 'lucide-react';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { BrandMark, PRODUCT_NAME, PRODUCT_TAGLINE } from '@/components/brand/brand';
 import { Badge } from '@/components/ui/badge';
@@ -31,6 +33,7 @@ import {
 } from '@/components/ui/sidebar';
 import { SavedDashboardsList } from '@/features/dashboard';
 import { useAuth } from '@/features/auth/auth.context';
+import { unreadCountQuery } from '@/features/watchlist/watch.api';
 import { webConfigQuery } from '@/lib/queries';
 import { useMainScreen, type TMainTab } from './main-screen.context';
 import { SavedAuditsList } from './saved-audits-list';
@@ -47,6 +50,8 @@ export function AppSidebar() {
   const { setOpenMobile } = useSidebar();
   const { pathname } = useLocation();
   const consultingUrl = useQuery(webConfigQuery()).data?.consultingUrl ?? null;
+  const unread = useQuery(unreadCountQuery()).data ?? 0;
+  const unreadText = unread > 99 ? '99+' : String(unread);
 
   return (
     <Sidebar collapsible="icon" data-testid="app-sidebar">
@@ -91,6 +96,56 @@ export function AppSidebar() {
                   </SidebarMenuButton>
                 </SidebarMenuItem>
               ))}
+              <SidebarMenuItem>
+                <SidebarMenuButton
+                  asChild
+                  tooltip="watchlist"
+                  isActive={pathname === '/watchlist' || pathname.startsWith('/apps/')}
+                >
+                  <Link
+                    to="/watchlist"
+                    onClick={() => setOpenMobile(false)}
+                    data-testid="nav-watchlist"
+                  >
+                    <EyeIcon />
+                    <span>watchlist</span>
+                  </Link>
+                </SidebarMenuButton>
+              </SidebarMenuItem>
+              <SidebarMenuItem>
+                <SidebarMenuButton
+                  asChild
+                  tooltip={unread > 0 ? `alerts, ${unread} unread` : 'alerts'}
+                  isActive={pathname === '/alerts'}
+                >
+                  <Link
+                    to="/alerts"
+                    onClick={() => setOpenMobile(false)}
+                    data-testid="nav-alerts"
+                    aria-label={unread > 0 ? `alerts, ${unread} unread` : undefined}
+                  >
+                    <span className="relative flex">
+                      <BellIcon className="size-4" />
+                      {unread > 0 && (
+                        <span
+                          className="absolute -top-1 -right-1 hidden size-2 rounded-full bg-sidebar-primary group-data-[collapsible=icon]:block"
+                          aria-hidden
+                        />
+                      )}
+                    </span>
+                    <span className="flex-1">alerts</span>
+                    {unread > 0 && (
+                      <span
+                        className="ml-auto rounded-full bg-sidebar-primary px-1.5 text-[11px] leading-5 font-semibold text-sidebar-primary-foreground tabular-nums group-data-[collapsible=icon]:hidden"
+                        data-testid="unread-count"
+                        aria-hidden
+                      >
+                        {unreadText}
+                      </span>
+                    )}
+                  </Link>
+                </SidebarMenuButton>
+              </SidebarMenuItem>
             </SidebarMenu>
           </SidebarGroupContent>
         </SidebarGroup>

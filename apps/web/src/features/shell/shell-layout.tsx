@@ -12,6 +12,9 @@ function PageTitle() {
   let title = tab === 'audit' ? 'app page audit' : 'dashboard';
   if (pathname.startsWith('/results/')) title = 'audit result';
   else if (pathname.startsWith('/admin')) title = 'admin';
+  else if (pathname === '/watchlist') title = 'watchlist';
+  else if (pathname.startsWith('/apps/')) title = 'timeline';
+  else if (pathname === '/alerts') title = 'alerts';
   return <span className="truncate text-sm font-medium">{title}</span>;
 }
 

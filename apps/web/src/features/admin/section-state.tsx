@@ -7,7 +7,7 @@ import { serverMessage } from '@/lib/api';
 /** Rows of grey bars while a list loads. */
 export function LoadingRows({ rows = 3 }: { rows?: number }) {
   return (
-    <div className="flex flex-col gap-2" aria-busy="true" aria-label="loading">
+    <div className="flex flex-col gap-2" role="status" aria-busy="true" aria-label="Loading">
       {Array.from({ length: rows }, (_, i) => (
         <Skeleton key={i} className="h-9 w-full" />
       ))}

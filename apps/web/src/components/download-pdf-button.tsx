@@ -41,6 +41,7 @@ export function DownloadPdfButton({
       variant="outline"
       size={size}
       disabled={busy || disabled}
+      focusableWhenDisabled
       onClick={() => void download()}
       data-testid="download-pdf"
     >

@@ -18,8 +18,11 @@ export function useFocusOnMount<T extends HTMLElement>(when = true): RefObject<T
   return ref;
 }
 
-/** The element focus goes to when the element that opened an overlay is gone. */
-function fallbackTarget(): HTMLElement | null {
+/**
+ * The element focus goes to when the element that had it is gone (the opener of an overlay,
+ * a deleted row): the screen's first visible focusable `h1`, else its `main`.
+ */
+export function screenHeading(): HTMLElement | null {
   const main = document.getElementById(MAIN_CONTENT_ID);
   if (!main) return null;
   // The first heading that shows (a hidden tab keeps its own heading in the DOM).
@@ -72,7 +75,7 @@ export function useReturnFocus(own: Partial<ReturnFocusHandlers> = {}): ReturnFo
       // No opener seen (a field inside took the focus on open) or it is gone: Radix's own
       // default (its trigger, if it has one), and the screen's heading if that left none.
       setTimeout(() => {
-        if (document.activeElement === document.body) fallbackTarget()?.focus();
+        if (document.activeElement === document.body) screenHeading()?.focus();
       }, 0);
     },
     [onCloseAutoFocus],

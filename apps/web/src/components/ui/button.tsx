@@ -5,7 +5,7 @@ import { cn } from '@/lib/utils';
 
 /** Button styles: `variant` (look) and `size`. */
 export const buttonVariants = cva(
-  "inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
+  "inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50 aria-disabled:pointer-events-none aria-disabled:opacity-50 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
   {
     variants: {
       variant: {
@@ -27,19 +27,35 @@ export const buttonVariants = cva(
   },
 );
 
-/** A button; `asChild` renders the child element (e.g. a link) with button styles. */
+/**
+ * A button; `asChild` renders the child element (e.g. a link) with button styles.
+ *
+ * `focusableWhenDisabled`: while `disabled`, the button stays in the Tab order and keeps the
+ * focus (`aria-disabled`, clicks and form submission refused) instead of the native `disabled`,
+ * which drops the focus to the page when the button is disabled under it (WCAG 2.1 2.4.3
+ * Focus Order). For buttons that disable themselves when pressed (busy, saved).
+ */
 export function Button({
   className,
   variant,
   size,
   asChild = false,
+  focusableWhenDisabled = false,
+  disabled,
+  onClick,
   ...props
-}: ComponentProps<'button'> & VariantProps<typeof buttonVariants> & { asChild?: boolean }) {
+}: ComponentProps<'button'> &
+  VariantProps<typeof buttonVariants> & { asChild?: boolean; focusableWhenDisabled?: boolean }) {
   const Comp = asChild ? Slot : 'button';
+  const soft = focusableWhenDisabled && disabled === true;
   return (
     <Comp
       data-slot="button"
       className={cn(buttonVariants({ variant, size, className }))}
+      disabled={soft ? undefined : disabled}
+      aria-disabled={soft ? true : undefined}
+      // Refusing the click also refuses the form submission it would start (Enter in a field).
+      onClick={soft ? (event) => event.preventDefault() : onClick}
       {...props}
     />
   );

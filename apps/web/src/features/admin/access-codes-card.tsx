@@ -137,6 +137,7 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
                         className="text-destructive hover:bg-destructive/10 hover:text-destructive"
                         onClick={() => setPending(c)}
                         disabled={c.is_admin || c.code === adminCode || deactivate.isPending}
+                        focusableWhenDisabled
                         title={
                           c.is_admin
                             ? 'Admin codes are managed through the server configuration'

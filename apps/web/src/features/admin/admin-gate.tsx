@@ -1,5 +1,5 @@
 import { KeyRound, Loader2, ShieldCheck } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -13,10 +13,13 @@ import { ADMIN_TEXTS, verifyAdminCode } from './admin.api';
  * The admin code gate (spec sections 2, 4 and 8): a valid admin code unlocks the admin screen
  * for this browser session; a wrong one shows 'Access Denied' / 'Invalid admin code'; a failed
  * check shows 'Failed to verify admin access' (with the server's reason when it gave one,
- * e.g. after too many attempts).
+ * e.g. after too many attempts). A refused code gives the focus back to the field, which the
+ * error describes.
  */
 export function AdminGate() {
   const inputId = useId();
+  const errorId = useId();
+  const input = useRef<HTMLInputElement>(null);
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -26,6 +29,7 @@ export function AdminGate() {
     const value = code.trim();
     if (value === '') {
       setError('Enter the admin code.');
+      input.current?.focus();
       return;
     }
     setBusy(true);
@@ -49,6 +53,7 @@ export function AdminGate() {
     } finally {
       setBusy(false);
     }
+    input.current?.focus();
   };
 
   return (
@@ -72,6 +77,7 @@ export function AdminGate() {
               <div className="relative">
                 <KeyRound className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
                 <Input
+                  ref={input}
                   id={inputId}
                   type="password"
                   autoComplete="off"
@@ -82,12 +88,15 @@ export function AdminGate() {
                     setError(null);
                   }}
                   aria-invalid={error !== null}
-                  disabled={busy}
+                  aria-describedby={error ? errorId : undefined}
+                  // Not disabled while checking: a disabled field would lose the focus.
+                  readOnly={busy}
                   autoFocus
                 />
               </div>
               {error && (
                 <p
+                  id={errorId}
                   role="alert"
                   className="text-sm font-medium text-destructive"
                   data-testid="admin-gate-error"
@@ -96,7 +105,7 @@ export function AdminGate() {
                 </p>
               )}
             </div>
-            <Button type="submit" disabled={busy}>
+            <Button type="submit" disabled={busy} focusableWhenDisabled>
               {busy && <Loader2 className="animate-spin" />}
               {busy ? 'verifying...' : 'unlock admin'}
             </Button>

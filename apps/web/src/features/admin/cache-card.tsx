@@ -92,6 +92,7 @@ export function CacheCard({ adminCode }: { adminCode: string }) {
                         size="sm"
                         onClick={() => clear.mutate(app.appId)}
                         disabled={clear.isPending}
+                        focusableWhenDisabled
                         aria-label={`Clear Cache of ${app.appName ?? app.appId}`}
                       >
                         {busy ? <Loader2 className="animate-spin" /> : <Trash2 />}

@@ -98,7 +98,12 @@ export function GenerateCodeCard({ adminCode }: { adminCode: string }) {
             />
             {errors.expiresIn && <p className="text-xs text-destructive">{errors.expiresIn}</p>}
           </div>
-          <Button type="submit" className="sm:mt-[1.375rem]" disabled={generate.isPending}>
+          <Button
+            type="submit"
+            className="sm:mt-[1.375rem]"
+            disabled={generate.isPending}
+            focusableWhenDisabled
+          >
             {generate.isPending ? <Loader2 className="animate-spin" /> : <KeyRound />}
             Generate Code
           </Button>

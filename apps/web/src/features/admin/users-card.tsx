@@ -99,6 +99,7 @@ export function UsersCard({ adminCode }: { adminCode: string }) {
                         size="sm"
                         onClick={() => issue.mutate(u.id)}
                         disabled={issue.isPending}
+                        focusableWhenDisabled
                         aria-label={`Issue a new sign-in code for ${u.email}`}
                       >
                         {busy ? <Loader2 className="animate-spin" /> : <KeyRound />}

@@ -198,7 +198,12 @@ export function AuditForm({ onStarted }: { onStarted: (started: StartedAudit) =>
           <div className="flex flex-col gap-3 border-t px-5 pt-5 sm:flex-row sm:items-start sm:justify-between">
             <p className="text-xs text-muted-foreground sm:pt-3">Takes about a minute per app.</p>
             <div className="flex flex-col items-stretch gap-1.5 sm:items-end">
-              <Button type="submit" size="lg" disabled={mainInvalid || analyze.isPending}>
+              <Button
+                type="submit"
+                size="lg"
+                disabled={mainInvalid || analyze.isPending}
+                focusableWhenDisabled
+              >
                 {analyze.isPending ? <Loader2Icon className="animate-spin" /> : <RocketIcon />}
                 start ASO analysis
               </Button>

@@ -159,7 +159,13 @@ export function LoginPage() {
                 onChange={(e) => setAccessCode(e.target.value)}
               />
             </div>
-            <Button type="submit" className="w-full" size="lg" disabled={busy}>
+            <Button
+              type="submit"
+              className="w-full"
+              size="lg"
+              disabled={busy}
+              focusableWhenDisabled
+            >
               {busy ? 'please wait...' : mode === 'login' ? 'login' : 'sign up'}
             </Button>
           </form>

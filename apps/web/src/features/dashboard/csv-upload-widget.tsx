@@ -22,7 +22,7 @@ export interface CsvUploadWidgetProps {
  * One CSV upload area (spec sections 2, 4 and 5): drop a file or choose one; shows the chosen
  * file's name and size (Bytes/KB/MB, two decimals) with a remove button; refuses a non-.csv
  * name or a file over 20 MB with the spec's message and clears that selection; carries the
- * export help dialog.
+ * export help dialog. Removing the file gives the focus back to the file field.
  */
 export function CsvUploadWidget({
   slot,
@@ -56,6 +56,9 @@ export function CsvUploadWidget({
     setError(null);
     if (inputRef.current) inputRef.current.value = '';
     onFileChange(null);
+    // The remove button goes with the file: the focus moves to the file field it left, so the
+    // drop zone that comes back shows it.
+    inputRef.current?.focus();
   };
 
   const onDrop = (event: DragEvent<HTMLLabelElement>) => {

@@ -316,6 +316,7 @@ function DashboardToolbar({
           size="sm"
           onClick={() => void download()}
           disabled={downloading || expired}
+          focusableWhenDisabled
         >
           {downloading ? <Loader2 className="animate-spin" /> : <Download />}
           download processed CSV
@@ -329,6 +330,7 @@ function DashboardToolbar({
           size="sm"
           onClick={() => void save()}
           disabled={saving || current.savedId !== null}
+          focusableWhenDisabled
         >
           {saving ? <Loader2 className="animate-spin" /> : <Save />}
           save dashboard

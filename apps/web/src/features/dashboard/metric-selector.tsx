@@ -60,9 +60,12 @@ export function MetricSelector({ metrics, selected, onChange }: MetricSelectorPr
         className="w-80 max-w-[calc(100vw-1rem)] p-0"
         aria-label="Select metrics"
         data-testid="metric-selector"
-        // Radix focuses the first field on open: on a phone that opens the keyboard over the list.
+        // Radix focuses the first field on open: on a phone that would open the keyboard over
+        // the list, so the panel itself takes the focus (Tab then reaches the search and rows).
         onOpenAutoFocus={(event) => {
-          if (isMobile) event.preventDefault();
+          if (!isMobile) return;
+          event.preventDefault();
+          (event.currentTarget as HTMLElement | null)?.focus();
         }}
       >
         <div className="flex flex-col gap-2 border-b p-3">

@@ -113,7 +113,7 @@ export function UploadPanel({ canCancel }: { canCancel: boolean }) {
             back to dashboard
           </Button>
         )}
-        <Button onClick={() => void upload()} disabled={busy || chosen === 0}>
+        <Button onClick={() => void upload()} disabled={busy || chosen === 0} focusableWhenDisabled>
           {busy ? <Loader2 className="animate-spin" /> : <Upload />}
           upload CSV files
         </Button>

@@ -112,6 +112,7 @@ function SaveAuditButton({ audit }: { audit: TAudit | undefined }) {
       <Button
         variant="outline"
         disabled
+        focusableWhenDisabled
         title={`Saved as "${saved.name}"`}
         data-testid="save-audit"
         data-saved="true"
@@ -124,6 +125,7 @@ function SaveAuditButton({ audit }: { audit: TAudit | undefined }) {
     <Button
       variant="outline"
       disabled={save.isPending}
+      focusableWhenDisabled
       data-testid="save-audit"
       onClick={() => {
         if (!audit || audit.status !== 'done') {

@@ -71,7 +71,7 @@ export function FeedbackBox({ auditId }: { auditId: string }) {
             onChange={(e) => setText(e.target.value)}
           />
           <div className="flex justify-end">
-            <Button type="submit" disabled={submit.isPending}>
+            <Button type="submit" disabled={submit.isPending} focusableWhenDisabled>
               {submit.isPending && <Loader2Icon className="animate-spin" />}
               submit feedback
             </Button>

@@ -1,10 +1,13 @@
 /**
  * A sidebar list of saved things (audits, dashboards): click opens, the trash button asks
  * 'Are you sure?' before deleting, a failed delete shows 'Delete Failed' (spec sections 2, 8).
+ * When the deleted row leaves the list, the focus it had moves to the row that took its place
+ * (or the one before it; when the list is empty, the phone's sidebar sheet or the screen's
+ * heading).
  * Shared by the saved audits list here and the dashboard feature's saved dashboards list.
  */
 import { Trash2Icon, type LucideIcon } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -23,6 +26,7 @@ import {
   SidebarMenuSkeleton,
 } from '@/components/ui/sidebar';
 import { toast } from '@/components/ui/use-toast';
+import { screenHeading } from '@/hooks/use-focus';
 
 /** One entry of a {@link SavedItemList}. */
 export interface SavedItem {
@@ -62,12 +66,30 @@ export function SavedItemList<T extends SavedItem>({
   isOpen,
 }: SavedItemListProps<T>) {
   const [pending, setPending] = useState<T | null>(null);
+  const list = useRef<HTMLUListElement>(null);
+  /** The row being deleted and its place, until the list no longer has it. */
+  const deleted = useRef<{ id: string; index: number } | null>(null);
+
+  useEffect(() => {
+    const row = deleted.current;
+    if (!row || !items || items.some((item) => item.id === row.id)) return;
+    deleted.current = null;
+    const active = document.activeElement;
+    // Only when the focus went with the row: to the page, or to the sheet holding the list.
+    if (active && active !== document.body && !active.contains(list.current)) return;
+    const rows = list.current?.querySelectorAll<HTMLElement>('[data-sidebar="menu-button"]');
+    const next = rows?.[Math.min(row.index, rows.length - 1)];
+    const sheet = list.current?.closest<HTMLElement>('[role="dialog"]');
+    (next ?? sheet ?? screenHeading())?.focus();
+  }, [items]);
 
   const confirmDelete = async (item: T) => {
+    deleted.current = { id: item.id, index: items?.findIndex((i) => i.id === item.id) ?? 0 };
     try {
       await onDelete(item);
       toast({ title: 'Deleted', description: `"${item.name}" was deleted.` });
     } catch {
+      deleted.current = null;
       toast({
         title: 'Delete Failed',
         description: `Failed to delete ${kind}. Please try again.`,
@@ -78,7 +100,7 @@ export function SavedItemList<T extends SavedItem>({
 
   return (
     <>
-      <SidebarMenu data-testid={testId}>
+      <SidebarMenu ref={list} data-testid={testId}>
         {isLoading &&
           Array.from({ length: 3 }, (_, i) => (
             <SidebarMenuItem key={i}>

@@ -18,3 +18,4 @@ export * from './worker-bootstrap';
 export * from './worker-env';
 export * from './metrics';
 export * from './job-logger';
+export * from './cache-invalidation';

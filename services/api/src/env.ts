@@ -94,6 +94,12 @@ export const ZApiEnv = z.object({
    * dataset of 34 columns takes about 5 MiB, 6 with its compressed answers and kept reports).
    */
   DATASET_CACHE_MB: z.coerce.number().min(0).default(128),
+  /**
+   * Lifetime (ms) of the per-process caches of sessions, finished audits and the saved-audit
+   * and dashboard lists; 0 disables them. Writes through the api drop entries at once in every
+   * replica (Redis pub/sub); the lifetime bounds only what workers change (expired dashboards).
+   */
+  READ_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   /** Folder of the built web app to serve; empty disables. Default: the repo's `apps/web/dist`. */
   WEB_DIST_DIR: z.string().default(DEFAULT_WEB_DIST_DIR),
   /**

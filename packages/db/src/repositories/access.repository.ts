@@ -9,6 +9,8 @@ export interface SessionIdentity {
   userCreatedAt: Date;
   /** The access code the session was opened with (null when that code was deleted). */
   accessCodeId: string | null;
+  /** When the session lapses (its `expires_at`): a cached identity is not used past it. */
+  expiresAt: Date;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function findLiveSession(db: Db, tokenHash: string): Promise<Sessio
       'u.email as email',
       'u.created_at as userCreatedAt',
       's.access_code_id as accessCodeId',
+      's.expires_at as expiresAt',
       'c.active as codeActive',
     ])
     .where('s.token_hash', '=', tokenHash)

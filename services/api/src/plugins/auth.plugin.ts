@@ -49,11 +49,22 @@ export function presentedAdminCode(req: FastifyRequest): string | null {
   return v ? v : null;
 }
 
-/** Resolves the request's session identity (null when missing, unknown, expired or revoked). */
+/**
+ * Resolves the request's session identity (null when missing, unknown, expired or revoked),
+ * through the session cache (`app.readCaches.sessions`: logout and code deactivation drop its
+ * entries in every replica; an entry is not used past the session's expiry).
+ */
 export async function identify(req: FastifyRequest): Promise<SessionIdentity | null> {
   const token = bearerToken(req);
   if (!token || token.length > MAX_TOKEN_CHARS) return null;
-  return findLiveSession(req.server.db, hashToken(token));
+  const hash = hashToken(token);
+  const sessions = req.server.readCaches.sessions;
+  const identity = await sessions.read(hash, () => findLiveSession(req.server.db, hash));
+  if (identity && identity.expiresAt.getTime() <= Date.now()) {
+    sessions.forget(hash);
+    return null;
+  }
+  return identity;
 }
 
 /**

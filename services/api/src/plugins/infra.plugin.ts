@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { createDb, type Db } from '@aso/db';
 import {
+  CacheInvalidationBus,
   checkEvictionPolicy,
   createRedis,
   ProgressBus,
@@ -9,6 +10,7 @@ import {
   Producers,
 } from '@aso/queue';
 import type { TApiEnv } from '../env';
+import { createReadCaches, type ReadCaches } from '../services/read-caches';
 
 /**
  * How long a request waits for a database connection (a free one of the pool, or a new one)
@@ -26,13 +28,18 @@ declare module 'fastify' {
     bus: ProgressBus;
     /** The process's one progress subscriber (one Redis connection for all SSE clients). */
     progress: ProgressSubscriber;
+    /** Invalidation of the in-process read caches across every api replica (same subscriber connection). */
+    cacheBus: CacheInvalidationBus;
+    /** Sessions, finished audits and the page-load lists, per process (`READ_CACHE_TTL_MS`). */
+    readCaches: ReadCaches;
   }
 }
 
 /**
  * Opens the gateway's connections once and closes them on shutdown: a PostgreSQL pool, a
  * Redis command connection, a BullMQ producer connection (workers' role, since QueueEvents
- * and flows block), and ONE subscriber connection for the progress bus.
+ * and flows block), and ONE subscriber connection for the progress bus and the read caches'
+ * invalidations.
  */
 export const infraPlugin = fp<{ config: TApiEnv }>(async (app, { config }) => {
   const db = createDb(config.DATABASE_URL, {
@@ -51,6 +58,8 @@ export const infraPlugin = fp<{ config: TApiEnv }>(async (app, { config }) => {
   const bus = new ProgressBus(redis, { prefix: config.QUEUE_PREFIX });
   const progress = new ProgressSubscriber(bus, sub);
   const producers = new Producers(queueConn, config.QUEUE_PREFIX);
+  const cacheBus = new CacheInvalidationBus(redis, sub, config.QUEUE_PREFIX);
+  const readCaches = createReadCaches(cacheBus, config.READ_CACHE_TTL_MS);
 
   app.decorate('config', config);
   app.decorate('db', db);
@@ -58,6 +67,8 @@ export const infraPlugin = fp<{ config: TApiEnv }>(async (app, { config }) => {
   app.decorate('producers', producers);
   app.decorate('bus', bus);
   app.decorate('progress', progress);
+  app.decorate('cacheBus', cacheBus);
+  app.decorate('readCaches', readCaches);
 
   redis.on('ready', () => void checkEvictionPolicy(redis, app.log));
   app.addHook('onReady', async () => {
@@ -65,12 +76,18 @@ export const infraPlugin = fp<{ config: TApiEnv }>(async (app, { config }) => {
     progress
       .start()
       .catch((err: unknown) => app.log.warn({ err }, 'progress subscriber not started'));
+    void cacheBus.start();
   });
 
   app.addHook('onClose', async () => {
     // Graceful closes wait for Redis; when it is down they would hang, so they are bounded.
     const bounded = (p: Promise<unknown>) =>
       Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, 2_000).unref())]);
+    cacheBus.close();
+    readCaches.sessions.close();
+    readCaches.audits.close();
+    readCaches.savedAudits.close();
+    readCaches.dashboards.close();
     await bounded(progress.close());
     await bounded(producers.close());
     for (const c of [redis, queueConn, sub]) c.disconnect();

@@ -35,6 +35,8 @@ import {
   removeAudit,
   storeHealth,
 } from '../services/admin.service';
+import { CACHE_SCOPES } from '../services/read-caches';
+import { EVERY_KEY } from '../services/shared-read.cache';
 
 /**
  * Admin calls (spec sections 6 and 7), under `/api/admin`. Every route first runs
@@ -71,10 +73,12 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/codes/:code',
     { schema: { params: ZAdminCodeParams, response: { 200: ZDeactivateCodeAnswer } } },
-    async (req) => ({
-      success: true as const,
-      ...(await deactivateCode(app.db, req.params.code, req.adminCode?.id ?? null)),
-    }),
+    async (req) => {
+      const done = await deactivateCode(app.db, req.params.code, req.adminCode?.id ?? null);
+      // Every replica forgets the code's sessions before the answer: they stop working at once.
+      await app.cacheBus.publish(CACHE_SCOPES.accessCode, done.code.id);
+      return { success: true as const, ...done };
+    },
   );
 
   app.get('/users', { schema: { response: { 200: z.array(ZAdminUser) } } }, async () =>
@@ -108,7 +112,13 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/audits/:id',
     { schema: { params: ZAdminAuditParams, response: { 200: ZDeleteAuditAnswer } } },
-    async (req) => removeAudit(app.db, req.params.id),
+    async (req) => {
+      const answer = await removeAudit(app.db, req.params.id);
+      // Its answer and the saved entries of it (in any user's list) go in every replica.
+      await app.readCaches.audits.drop(answer.deletedAudit.id);
+      await app.readCaches.savedAudits.drop(EVERY_KEY);
+      return answer;
+    },
   );
 
   app.get('/cache', { schema: { response: { 200: z.array(ZCachedApp) } } }, async () =>

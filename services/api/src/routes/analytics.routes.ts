@@ -25,13 +25,11 @@ import {
   removeDashboard,
 } from '../services/analytics.service';
 import { DatasetCache } from '../services/dataset.cache';
+import { JSON_TYPE, renderJson, sendJson } from '../lib/json-answer';
 import { mergeUploads, takeMergeSlot } from '../services/upload-merge.service';
 import { receiveUploads, UPLOAD_MULTIPART_LIMITS } from '../services/upload.service';
 
 const ZDownloadParams = z.object({ downloadId: ZText.min(1).max(64) });
-
-/** Content type of JSON answers (what Fastify sets for a serialized one). */
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The reply without the type provider's typing of `send()` by the 200 schema, for answers
@@ -235,20 +233,38 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.requireUser,
       schema: { body: ZCreateDashboardBody, response: { 200: ZDashboard } },
     },
-    async (req) => createDashboard(app.db, currentUser(req).userId, req.body),
+    async (req) => {
+      const { userId } = currentUser(req);
+      const dashboard = await createDashboard(app.db, userId, req.body);
+      await app.readCaches.dashboards.drop(userId);
+      return dashboard;
+    },
   );
 
+  // Read on every page load: the list's JSON is kept per user (dropped in every replica on a
+  // save or delete; expired dashboards, deleted by the worker, go with the entry's lifetime).
   app.get(
     '/dashboards',
     { preHandler: app.requireUser, schema: { response: { 200: ZDashboardList } } },
-    async (req) => dashboards(app.db, currentUser(req).userId),
+    async (req, reply) => {
+      const { userId } = currentUser(req);
+      const list = await app.readCaches.dashboards.read(userId, async () => ({
+        json: renderJson(ZDashboardList, await dashboards(app.db, userId), {
+          method: 'GET',
+          url: '/api/dashboards',
+        }),
+      }));
+      return sendJson(reply, list!.json);
+    },
   );
 
   app.delete(
     '/dashboards/:id',
     { preHandler: app.requireUser, schema: { params: ZIdParams } },
     async (req, reply) => {
-      await removeDashboard(app.db, currentUser(req).userId, req.params.id);
+      const { userId } = currentUser(req);
+      await removeDashboard(app.db, userId, req.params.id);
+      await app.readCaches.dashboards.drop(userId);
       return reply.code(204).send();
     },
   );

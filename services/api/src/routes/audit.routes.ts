@@ -16,6 +16,9 @@ import { rulesCatalogue } from '@aso/aso-rules';
 import { findAudit, findOwnedAudit } from '@aso/db';
 import { currentUser, presentedAdminCode } from '../plugins/auth.plugin';
 import { notFound } from '../lib/app-error';
+import { renderJson, sendJson } from '../lib/json-answer';
+import { CHART_CODINGS, compress, pickChartCoding } from '../services/dataset.cache';
+import type { TCachedAudit } from '../services/read-caches';
 import {
   addFeedback,
   auditFeedback,
@@ -28,6 +31,8 @@ import {
 } from '../services/audit.service';
 
 const ZIdParams = z.object({ id: ZText.min(1).max(64) });
+const ZSavedAuditList = z.array(ZSavedAudit);
+const AUDIT_ROUTE = { method: 'GET', url: '/api/audit/:id' };
 const ZAuditIdParams = z.object({ auditId: ZText.min(1).max(64) });
 
 /**
@@ -73,15 +78,42 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     else await app.requireUser(req);
   };
 
+  // Read on every audit page load and poll: a finished audit's answer never changes (its
+  // result is written once), so its JSON is kept per process with its owner, who is checked on
+  // every read; an admin deletion drops it in every replica.
   app.get(
     '/audit/:id',
     { preHandler: userOrAdmin, schema: { params: ZIdParams, response: { 200: ZAudit } } },
-    async (req) => {
-      const row = req.adminCode
-        ? await findAudit(app.db, req.params.id)
-        : await findOwnedAudit(app.db, req.params.id, currentUser(req).userId);
-      if (!row) throw notFound('Audit not found');
-      return toAudit(row);
+    async (req, reply) => {
+      const userId = req.adminCode ? null : currentUser(req).userId;
+      const answer = await app.readCaches.audits.read(
+        req.params.id,
+        async () => {
+          const row =
+            userId === null
+              ? await findAudit(app.db, req.params.id)
+              : await findOwnedAudit(app.db, req.params.id, userId);
+          if (!row) return null;
+          const finished = row.status === 'done' || row.status === 'failed';
+          const json = renderJson(ZAudit, toAudit(row), AUDIT_ROUTE);
+          const encoded: TCachedAudit['encoded'] = {};
+          // Compressed once for the process's later reads (a browser always asks for it).
+          if (finished) {
+            const bytes = Buffer.from(json);
+            for (const coding of CHART_CODINGS) encoded[coding] = await compress(bytes, coding);
+          }
+          return { userId: row.user_id, finished, json, encoded };
+        },
+        (a) => a.finished,
+      );
+      if (!answer || (userId !== null && answer.userId !== userId))
+        throw notFound('Audit not found');
+      if (!answer.finished) return sendJson(reply, answer.json);
+      void reply.header('vary', 'accept-encoding');
+      const coding = pickChartCoding(req.headers['accept-encoding']);
+      const body = coding ? answer.encoded[coding] : undefined;
+      if (!body) return sendJson(reply, answer.json);
+      return sendJson(reply.header('content-encoding', coding), body);
     },
   );
 
@@ -96,20 +128,38 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.requireUser,
       schema: { body: ZSaveAuditBody, response: { 200: ZSavedAudit } },
     },
-    async (req) => saveAudit(app.db, currentUser(req).userId, req.body),
+    async (req) => {
+      const { userId } = currentUser(req);
+      const saved = await saveAudit(app.db, userId, req.body);
+      await app.readCaches.savedAudits.drop(userId);
+      return saved;
+    },
   );
 
+  // Read on every page load: the list's JSON is kept per user, dropped in every replica on a
+  // save or delete.
   app.get(
     '/saved-audits',
-    { preHandler: app.requireUser, schema: { response: { 200: z.array(ZSavedAudit) } } },
-    async (req) => savedAudits(app.db, currentUser(req).userId),
+    { preHandler: app.requireUser, schema: { response: { 200: ZSavedAuditList } } },
+    async (req, reply) => {
+      const { userId } = currentUser(req);
+      const list = await app.readCaches.savedAudits.read(userId, async () => ({
+        json: renderJson(ZSavedAuditList, await savedAudits(app.db, userId), {
+          method: 'GET',
+          url: '/api/saved-audits',
+        }),
+      }));
+      return sendJson(reply, list!.json);
+    },
   );
 
   app.delete(
     '/saved-audits/:id',
     { preHandler: app.requireUser, schema: { params: ZIdParams } },
     async (req, reply) => {
-      await removeSavedAudit(app.db, currentUser(req).userId, req.params.id);
+      const { userId } = currentUser(req);
+      await removeSavedAudit(app.db, userId, req.params.id);
+      await app.readCaches.savedAudits.drop(userId);
       return reply.code(204).send();
     },
   );

@@ -8,7 +8,13 @@ import {
   ZSessionAnswer,
   type TCheckAccessAnswer,
 } from '@aso/contracts';
-import { bearerToken, currentUser, identify, presentedAdminCode } from '../plugins/auth.plugin';
+import {
+  bearerToken,
+  currentUser,
+  hashToken,
+  identify,
+  presentedAdminCode,
+} from '../plugins/auth.plugin';
 import {
   findAdminCode,
   identityUser,
@@ -52,7 +58,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/login', credentialsRoute, async (req) => loginUser(app.db, req.body, settings));
 
   app.post('/logout', { schema: { response: { 200: ZOk } } }, async (req) => {
-    await logoutSession(app.db, bearerToken(req));
+    const token = bearerToken(req);
+    await logoutSession(app.db, token);
+    // Every replica forgets the session before the answer: the token stops working at once.
+    if (token) await app.readCaches.sessions.drop(hashToken(token));
     return { success: true as const };
   });
 

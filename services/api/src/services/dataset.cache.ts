@@ -111,8 +111,8 @@ export function prepareReads(stamp: TDatasetStamp, rows: TRowInput[]): TPrepared
   };
 }
 
-/** `body` compressed in `coding`, on the thread pool. */
-async function compress(body: Buffer, coding: TChartCoding): Promise<Buffer> {
+/** `body` compressed in `coding`, on the thread pool (also for other answers kept ahead). */
+export async function compress(body: Buffer, coding: TChartCoding): Promise<Buffer> {
   if (coding === 'gzip') return gzipAsync(body);
   return brotliAsync(body, {
     params: {

@@ -1,0 +1,205 @@
+import { describe, expect, vi } from 'vitest';
+import { failAudit, insertAudit } from '@aso/db';
+import { ZAudit, ZCheckUserAnswer, ZSavedAudit } from '@aso/contracts';
+import { it } from '@aso/testkit/vitest';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { app } from '../src/app';
+import { parseApiEnv } from '../src/env';
+import { hashToken } from '../src/plugins/auth.plugin';
+import { createUser, type TestUser } from './audit.helpers';
+import { ADMIN_CODE } from './access.fixtures';
+
+// Two api replicas (real Fastify apps listening on their own ports) over one database and one
+// Redis prefix, as `docker compose --scale api=2` runs them. Each keeps sessions, finished
+// audits and the page-load lists in memory; a write through either must be seen by the other
+// at once, whatever the cache's lifetime (an hour here, so only the invalidation can explain
+// a changed answer).
+
+const HOUR_MS = '3600000';
+/** Pub/sub delivery between two processes on one machine: well under this (ms). */
+const DELIVERY_MS = 2_000;
+
+/** One replica: its origin and its own scope (where the gateway's decorators live). */
+interface Replica {
+  url: string;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+async function startReplica(
+  database: { url: string },
+  redis: { url: string; prefix: string },
+): Promise<Replica> {
+  const config = parseApiEnv({
+    DATABASE_URL: database.url,
+    REDIS_URL: redis.url,
+    QUEUE_PREFIX: redis.prefix,
+    LOG_LEVEL: 'silent',
+    WEB_DIST_DIR: '',
+    ADMIN_ACCESS_CODE: ADMIN_CODE,
+    READ_CACHE_TTL_MS: HOUR_MS,
+  });
+  let scope: FastifyInstance | undefined;
+  // Closing drops every connection: fetch keeps spare sockets open.
+  const server = Fastify({ forceCloseConnections: true });
+  await server.register(async (s) => {
+    await app(s, { config });
+    scope = s;
+  });
+  await server.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = server.server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, app: scope!, close: () => server.close() };
+}
+
+async function twoReplicas(
+  database: { url: string },
+  redis: { url: string; prefix: string },
+): Promise<[Replica, Replica]> {
+  const a = await startReplica(database, redis);
+  const b = await startReplica(database, redis);
+  await vi.waitUntil(() => a.app.cacheBus.live && b.app.cacheBus.live, { timeout: 10_000 });
+  return [a, b];
+}
+
+const get = (api: Replica, path: string, headers: Record<string, string>) =>
+  fetch(`${api.url}${path}`, { headers, signal: AbortSignal.timeout(10_000) });
+
+/** Status of `GET /api/me` on `api` with the user's token. */
+const me = async (api: Replica, user: TestUser) => (await get(api, '/api/me', user.headers)).status;
+
+describe('read caches shared by api replicas', () => {
+  it('forgets a session on every replica at logout and at code deactivation', async ({
+    database,
+    redis,
+  }) => {
+    const [a, b] = await twoReplicas(database, redis);
+    try {
+      const user = await createUser(database.db, 'replica-logout@example.com');
+      expect(await me(a, user)).toBe(200);
+      expect(await me(b, user)).toBe(200);
+      // B answers from its cache: a revocation written behind the api's back is not seen...
+      await database.db
+        .updateTable('sessions')
+        .set({ revoked_at: new Date() })
+        .where('token_hash', '=', hashToken(user.token))
+        .execute();
+      expect(await me(b, user)).toBe(200);
+
+      // ...but a logout through A is, on B too, without waiting for the entry's lifetime.
+      const out = await fetch(`${a.url}/api/logout`, {
+        method: 'POST',
+        headers: user.headers,
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(out.status).toBe(200);
+      expect(await me(a, user)).toBe(401);
+      await vi.waitUntil(async () => (await me(b, user)) === 401, { timeout: DELIVERY_MS });
+      const access = ZCheckUserAnswer.parse(
+        await (await get(b, '/api/check-access', user.headers)).json(),
+      );
+      expect(access).toEqual({ isUser: false, user: null });
+
+      // A deactivated access code locks its users out of both replicas.
+      const other = await createUser(database.db, 'replica-deactivated@example.com');
+      expect(await me(a, other)).toBe(200);
+      expect(await me(b, other)).toBe(200);
+      const off = await fetch(`${a.url}/api/admin/codes/${other.accessCodeId}`, {
+        method: 'DELETE',
+        headers: { 'x-access-code': ADMIN_CODE },
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(off.status, await off.text()).toBe(200);
+      expect(await me(a, other)).toBe(401);
+      await vi.waitUntil(async () => (await me(b, other)) === 401, { timeout: DELIVERY_MS });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('shows a save through one replica in the other one’s list, and an admin deletion', async ({
+    database,
+    redis,
+  }) => {
+    const [a, b] = await twoReplicas(database, redis);
+    try {
+      const user = await createUser(database.db, 'replica-lists@example.com');
+      const row = await insertAudit(database.db, {
+        userId: user.userId,
+        accessCodeId: user.accessCodeId,
+        appId: '324684580',
+        storefront: 'us',
+        appStoreUrl: 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580',
+        inputs: {},
+      });
+      expect(await failAudit(database.db, row.id, 'The App Store did not answer')).toBe(true);
+
+      const list = async (api: Replica) =>
+        ZSavedAudit.array().parse(await (await get(api, '/api/saved-audits', user.headers)).json());
+      expect(await list(b)).toEqual([]);
+      const saved = await fetch(`${a.url}/api/saved-audits`, {
+        method: 'POST',
+        headers: { ...user.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ auditId: row.id, storefront: 'us' }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(saved.status, await saved.text()).toBe(200);
+      await vi.waitUntil(async () => (await list(b)).length === 1, { timeout: DELIVERY_MS });
+
+      // The finished audit is kept by B, compressed once, for its owner only.
+      const audit = await get(b, `/api/audit/${row.id}`, user.headers);
+      const plain = ZAudit.parse(await audit.json());
+      expect(plain).toMatchObject({ id: row.id, status: 'failed' });
+      expect(b.app.readCaches.audits.size).toBe(1);
+      const packed = await get(b, `/api/audit/${row.id}`, {
+        ...user.headers,
+        'accept-encoding': 'gzip, deflate, br',
+      });
+      expect(packed.headers.get('content-encoding')).toBe('br');
+      expect(packed.headers.get('vary')).toMatch(/accept-encoding/i);
+      expect(await packed.json()).toEqual(plain);
+      const stranger = await createUser(database.db, 'replica-stranger@example.com');
+      expect((await get(b, `/api/audit/${row.id}`, stranger.headers)).status).toBe(404);
+
+      // An admin deletes it through A: gone from B's reads and from the list.
+      const del = await fetch(`${a.url}/api/admin/audits/${row.id}`, {
+        method: 'DELETE',
+        headers: { 'x-access-code': ADMIN_CODE },
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(del.status, await del.text()).toBe(200);
+      await vi.waitUntil(
+        async () => (await get(b, `/api/audit/${row.id}`, user.headers)).status === 404,
+        { timeout: DELIVERY_MS },
+      );
+      expect(await list(b)).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('keeps nothing while invalidations cannot arrive', async ({ database, redis }) => {
+    const [a, b] = await twoReplicas(database, redis);
+    try {
+      const user = await createUser(database.db, 'replica-down@example.com');
+      // A never read it: only B's state matters here.
+      b.app.cacheBus.close();
+      expect(b.app.cacheBus.live).toBe(false);
+      expect(await me(b, user)).toBe(200);
+      expect(b.app.readCaches.sessions.size).toBe(0);
+      // Every read goes to the database: a revocation is seen at once.
+      await database.db
+        .updateTable('sessions')
+        .set({ revoked_at: new Date() })
+        .where('token_hash', '=', hashToken(user.token))
+        .execute();
+      expect(await me(b, user)).toBe(401);
+      expect(await me(a, user)).toBe(401);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

@@ -1,4 +1,9 @@
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { TErrorBody } from '@aso/contracts';
 import { randomUUID } from 'node:crypto';
 import { app } from './app';
@@ -37,6 +42,30 @@ export const LOG_SERIALIZERS = {
 };
 
 /**
+ * One log line per request instead of Fastify's two ('incoming request', then 'request
+ * completed'): the completed line carries the request it answered (method, credential-free
+ * URL, client address), its status and time, and the request's bindings (id, audit or upload,
+ * see the log-context plugin). Serialising and redacting the second line was a tenth of the
+ * CPU of a cached read. Error lines are Fastify's.
+ */
+export class OneLineRequestLog extends LogController {
+  override incomingRequest(): void {
+    // Logged with the answer, in requestCompleted.
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (this.isLogDisabled(request)) return;
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
+/**
  * Builds the gateway with logging (pino, request ids), timeouts and trust-proxy settings.
  * Not listening yet.
  */
@@ -51,6 +80,7 @@ export async function buildServer(config: TApiEnv): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
+    logController: new OneLineRequestLog(),
     trustProxy: config.TRUST_PROXY,
     // 0 = no limit on the request as a whole: SSE streams and uploads are long-lived.
     requestTimeout: 0,

@@ -22,7 +22,17 @@ export interface TBenchSizes {
    * bytes; or exactly `rows` rows when given, for the smoke test).
    */
   csv: { bytes: number[]; rows?: number; runs: number };
-  reads: { years: number; durationS: number; connections: number; runs: number };
+  /**
+   * Chart data and reports at `connections`; the page-load reads (audit, lists, check-access)
+   * at `pageConnections`; each group with `/healthz` at its connections as the baseline.
+   */
+  reads: {
+    years: number;
+    durationS: number;
+    connections: number;
+    pageConnections: number;
+    runs: number;
+  };
   web: { runs: number };
   /** Mixed load: users in a loop, warm-up and measured seconds, RSS sampling interval (s). */
   soak: { users: number; warmupS: number; durationS: number; sampleEveryS: number };
@@ -41,7 +51,7 @@ export const FULL_SIZES: TBenchSizes = {
   },
   sse: { clients: 2000, audits: 8, runs: 3, delayMs: 300, baselineRuns: 3 },
   csv: { bytes: [1_000_000, 5_000_000, 20_000_000], runs: 3 },
-  reads: { years: 5, durationS: 10, connections: 10, runs: 3 },
+  reads: { years: 5, durationS: 10, connections: 10, pageConnections: 32, runs: 3 },
   web: { runs: 1 },
   soak: { users: 8, warmupS: 60, durationS: 600, sampleEveryS: 5 },
 };
@@ -52,7 +62,7 @@ export const SMOKE_SIZES: TBenchSizes = {
   throughput: { audits: 2, runs: 1, delayMs: 0, users: 2, scraperProcesses: [1], baselineRuns: 1 },
   sse: { clients: 20, audits: 2, runs: 1, delayMs: 0, baselineRuns: 1 },
   csv: { bytes: [], rows: 200, runs: 1 },
-  reads: { years: 1, durationS: 1, connections: 2, runs: 1 },
+  reads: { years: 1, durationS: 1, connections: 2, pageConnections: 2, runs: 1 },
   web: { runs: 1 },
   soak: { users: 2, warmupS: 1, durationS: 3, sampleEveryS: 1 },
 };

@@ -74,7 +74,17 @@ describe('pnpm bench --quick (every benchmark with tiny sizes)', () => {
       // CSV: a merge answered; reads: each endpoint answered under load.
       expect(sample('csv', '200rows.rate')).toBeGreaterThan(0);
       expect(sample('csv', '200rows.time')).toBeGreaterThan(0);
-      for (const id of ['healthz.rps', 'chart.rps', 'report30.rps', 'reportAll.rps'])
+      for (const id of [
+        'healthz.rps',
+        'chart.rps',
+        'report30.rps',
+        'reportAll.rps',
+        'pageHealthz.rps',
+        'audit.rps',
+        'saved.rps',
+        'dashboards.rps',
+        'access.rps',
+      ])
         expect(sample('reads', id)).toBeGreaterThan(0);
       // Web: a first load was found, and ECharts sits in a lazily loaded chunk.
       expect(sample('web', 'first.js.gzip')).toBeGreaterThan(0);

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z, ZodError } from 'zod';
-import { ApiClient, ApiError } from './api.client';
+import { ApiClient } from './api.client';
+import { ApiError } from './api.error';
 
 /** What the test server saw of the last request. */
 interface TSeen {
@@ -88,27 +89,31 @@ describe('ApiClient', () => {
     next = { status: 413, body: JSON.stringify({ message: 'File size must be less than 20MB' }) };
     const bytes = new TextEncoder().encode('"Date","Impressions"\n7/1/25,10\n');
     const failure = client.upload('tok', { redownloadsCSV: { filename: 'r.csv', bytes } });
-    await expect(failure).rejects.toThrow('413: File size must be less than 20MB');
+    await expect(failure).rejects.toMatchObject({
+      status: 413,
+      serverMessage: 'File size must be less than 20MB',
+    });
     expect(seen!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(seen!.body).toContain('name="redownloadsCSV"; filename="r.csv"');
     expect(seen!.body).toContain('7/1/25,10');
   });
 
+  const jsonBody = JSON.stringify({ message: 'Invalid access code', code: 'UNAUTHORIZED' });
   it.each([
-    [
-      'the message of a JSON error body',
-      JSON.stringify({ message: 'Invalid access code', code: 'UNAUTHORIZED' }),
-      '401: Invalid access code',
-    ],
-    ['the body text', 'upstream down', '401: upstream down'],
-    ['the status text of an empty body', '', '401: Unauthorized'],
-  ])('turns a non-2xx answer into an ApiError with %s', async (_what, body, message) => {
-    next = { status: 401, body, type: 'text/plain' };
-    const error = await client.login('a@example.com', 'code').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).message).toBe(message);
-    expect((error as ApiError).status).toBe(401);
-  });
+    ['a JSON error body', jsonBody, `401: ${jsonBody}`, 'Invalid access code'],
+    ['a text body', 'upstream down', '401: upstream down', 'upstream down'],
+    ['an empty body', '', '401: Unauthorized', 'Unauthorized'],
+  ])(
+    'turns a non-2xx answer with %s into an ApiError "<status>: <body text>" (spec section 8)',
+    async (_what, body, message, serverMessage) => {
+      next = { status: 401, body, type: 'text/plain' };
+      const error = await client.login('a@example.com', 'code').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).message).toBe(message);
+      expect((error as ApiError).serverMessage).toBe(serverMessage);
+      expect((error as ApiError).status).toBe(401);
+    },
+  );
 
   it('refuses an answer that breaks its contract', async () => {
     next = { status: 200, body: JSON.stringify({ sessionToken: 42 }) };

@@ -20,26 +20,10 @@ import {
   type TUploadField,
   type TUploadResult,
 } from '@aso/contracts';
+import { ApiError } from './api.error';
 
 /** Default timeout of one call (ms). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
-
-/**
- * A non-2xx answer, shown as the spec's clients show it: `'<status>: <message>'` (spec
- * section 8), the message being the error body's `message` (DESIGN section 6), else the body
- * text, else the status text.
- */
-export class ApiError extends Error {
-  constructor(
-    /** HTTP status code. */
-    readonly status: number,
-    /** The server's message without the status. */
-    readonly serverMessage: string,
-  ) {
-    super(`${status}: ${serverMessage}`);
-    this.name = 'ApiError';
-  }
-}
 
 /** One file of an upload: the multipart file name and its bytes. */
 export interface TUploadFile {
@@ -101,7 +85,7 @@ export class ApiClient {
       signal: AbortSignal.timeout(init.timeoutMs ?? this.defaultTimeoutMs),
     });
     const text = await res.text();
-    if (!res.ok) throw new ApiError(res.status, errorMessage(text, res.statusText));
+    if (!res.ok) throw new ApiError(res.status, text, res.statusText);
     return schema.parse(text ? JSON.parse(text) : null);
   }
 
@@ -176,20 +160,4 @@ export class ApiClient {
       token,
     });
   }
-}
-
-/** The `message` of a JSON error body, else the body text, else the status text. */
-export function errorMessage(text: string, statusText: string): string {
-  try {
-    const body: unknown = JSON.parse(text);
-    if (
-      body &&
-      typeof body === 'object' &&
-      typeof (body as { message?: unknown }).message === 'string'
-    )
-      return (body as { message: string }).message;
-  } catch {
-    // not JSON: the text itself
-  }
-  return text || statusText;
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from './api.client';
+import { ApiError } from './api.error';
 import { readSse, type TSseMessage } from './sse.reader';
 
 let server: Server;
@@ -56,6 +56,9 @@ describe('readSse', () => {
     };
     const error = await read().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).message).toBe('404: Audit not found');
+    expect((error as ApiError).message).toBe(
+      '404: {"message":"Audit not found","code":"NOT_FOUND"}',
+    );
+    expect((error as ApiError).serverMessage).toBe('Audit not found');
   });
 });

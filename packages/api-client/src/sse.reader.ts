@@ -1,5 +1,5 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import { ApiError, errorMessage } from './api.client';
+import { ApiError } from './api.error';
 
 /** One Server-Sent Events message: `id`, `event` (default 'message') and raw `data`. */
 export interface TSseMessage {
@@ -30,7 +30,7 @@ export async function* readSse(
     headers: { accept: 'text/event-stream', ...opts.headers },
     signal: opts.signal,
   });
-  if (!res.ok) throw new ApiError(res.status, errorMessage(await res.text(), res.statusText));
+  if (!res.ok) throw new ApiError(res.status, await res.text(), res.statusText);
   if (!res.body) return;
   const events = res.body
     .pipeThrough(new TextDecoderStream())

@@ -9,6 +9,7 @@ export * from './storefronts';
 export * from './store-data';
 export * from './text-measure';
 export * from './count-format';
+export * from './csv-cell';
 export * from './progress';
 export * from './audit';
 export * from './auth';

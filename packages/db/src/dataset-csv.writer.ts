@@ -1,6 +1,7 @@
 import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { stringify as stringifySync } from 'csv-stringify/sync';
+import { csvCellText, escapeFormulaText } from '@aso/contracts';
 import type { TDatasetCell } from './schema';
 
 /**
@@ -8,29 +9,9 @@ import type { TDatasetCell } from './schema';
  * worker (its tests) and the api's `GET /api/download-merged/{id}` so both write the same
  * bytes: a header row, then one line per row in dataset order; numbers plain (1234, -5, 12.5),
  * missing values empty, text cells and header names escaped against formula injection
- * ({@link escapeFormulaText}). UTF-8 without BOM, LF line ends, quotes only where needed
+ * (`csvCellText` and `escapeFormulaText` of @aso/contracts, which the web app's export uses too). UTF-8 without BOM, LF line ends, quotes only where needed
  * (csv-stringify's defaults).
  */
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-const BARE_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/**
- * Neutralises a text cell that a spreadsheet would run as a formula (OWASP
- * "CSV Injection"): text beginning with '=', '+', '-', '@', tab or CR gets a leading single
- * quote. A bare number such as '-12.5' is data, not a formula, and stays as it is.
- */
-export function escapeFormulaText(text: string): string {
-  if (!FORMULA_START.test(text) || BARE_NUMBER.test(text)) return text;
-  return `'${text}`;
-}
-
-/** One cell as CSV text: numbers as written by JS, missing values empty, text escaped. */
-export function csvCellText(value: TDatasetCell | undefined): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  return escapeFormulaText(value);
-}
 
 function csvRecord(width: number, row: readonly TDatasetCell[]): string[] {
   const record = new Array<string>(width);

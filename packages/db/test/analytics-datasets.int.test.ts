@@ -11,21 +11,12 @@ import {
   readUploadSlice,
   storeDataset,
   writeDatasetCsv,
-  type Db,
   type NewDatasetInput,
   type TDatasetCell,
   type TDatasetRowsChunk,
 } from '@aso/db';
+import { createTestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
-
-async function createUser(db: Db): Promise<string> {
-  const row = await db
-    .insertInto('users')
-    .values({ email: `ds-${randomBytes(4).toString('hex')}@example.com` })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
 
 const HEADERS = ['Date', 'Downloads', 'Note', 'Territory'];
 
@@ -79,7 +70,7 @@ describe('datasets stored in chunks (docs/BENCHMARKS.md)', () => {
     database,
   }) => {
     const db = database.db;
-    const userId = await createUser(db);
+    const { userId } = await createTestUser(db);
     const { rows, chunks } = chunksOf(12_000, 500);
     async function* produce(): AsyncGenerator<TDatasetRowsChunk, void, undefined> {
       for (const chunk of chunks) {
@@ -136,8 +127,8 @@ describe('datasets stored in chunks (docs/BENCHMARKS.md)', () => {
     database,
   }) => {
     const db = database.db;
-    const owner = await createUser(db);
-    const other = await createUser(db);
+    const owner = (await createTestUser(db)).userId;
+    const other = (await createTestUser(db)).userId;
     const { chunks } = chunksOf(3, 10);
     const live = await storeDataset(db, input(owner, chunks));
     const expired = await storeDataset(db, input(owner, chunks, { ttlDays: 0 }));
@@ -161,7 +152,7 @@ describe('datasets stored in chunks (docs/BENCHMARKS.md)', () => {
 
   it('stores one dataset per merge key, also when two transactions race', async ({ database }) => {
     const db = database.db;
-    const userId = await createUser(db);
+    const { userId } = await createTestUser(db);
     const { rows, chunks } = chunksOf(40, 15);
     const key = `conversionCSV:${randomBytes(8).toString('hex')},redownloadsCSV:-`;
     const [a, b] = await Promise.all([
@@ -199,15 +190,17 @@ describe('datasets stored in chunks (docs/BENCHMARKS.md)', () => {
     const found = await findLiveDatasetByMergeKey(db, key, userId, 10);
     expect(found?.summary).toMatchObject({ id: a.id, total_rows: 40, headers: HEADERS });
     expect(found?.preview).toEqual(asObjects(rows.slice(0, 10)));
-    expect(await findLiveDatasetByMergeKey(db, key, await createUser(db), 10)).toBeNull();
+    expect(
+      await findLiveDatasetByMergeKey(db, key, (await createTestUser(db)).userId, 10),
+    ).toBeNull();
     await expect(
-      storeDataset(db, input(await createUser(db), chunks, { mergeKey: key })),
+      storeDataset(db, input((await createTestUser(db)).userId, chunks, { mergeKey: key })),
     ).rejects.toThrow(/another user/);
   });
 
   it("fails a read whose rows are not the dataset's row count", async ({ database }) => {
     const db = database.db;
-    const userId = await createUser(db);
+    const { userId } = await createTestUser(db);
     const { chunks } = chunksOf(30, 10);
     const stored = await storeDataset(db, input(userId, chunks));
     await db
@@ -226,7 +219,7 @@ describe('datasets stored in chunks (docs/BENCHMARKS.md)', () => {
 
   it('reads an upload in slices', async ({ database }) => {
     const db = database.db;
-    const userId = await createUser(db);
+    const { userId } = await createTestUser(db);
     const content = Buffer.from(Array.from({ length: 10_000 }, (_, i) => i % 251));
     const id = await insertUpload(db, {
       userId,
@@ -241,7 +234,7 @@ describe('datasets stored in chunks (docs/BENCHMARKS.md)', () => {
     }
     expect(Buffer.concat(parts).equals(content)).toBe(true);
     expect(await readUploadSlice(db, id, userId, 10_000, 10)).toEqual(Buffer.alloc(0));
-    expect(await readUploadSlice(db, id, await createUser(db), 0, 10)).toBeNull();
+    expect(await readUploadSlice(db, id, (await createTestUser(db)).userId, 0, 10)).toBeNull();
     await expect(readUploadSlice(db, id, userId, -1, 10)).rejects.toThrow(RangeError);
   });
 });

@@ -7,3 +7,4 @@
 export * from './pg';
 export * from './redis';
 export * from './queues';
+export * from './factories';

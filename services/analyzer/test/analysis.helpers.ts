@@ -148,21 +148,6 @@ export async function enqueueAudit(
   return audit.id;
 }
 
-/** Inserts a user (with the access code it registered with) and returns its id. */
-export async function insertUser(db: Db, email: string): Promise<string> {
-  const code = await db
-    .insertInto('access_codes')
-    .values({ code: `T-${Math.random().toString(36).slice(2, 10).toUpperCase()}`, max_uses: 5 })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const user = await db
-    .insertInto('users')
-    .values({ email, access_code_id: code.id })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return user.id;
-}
-
 /** Reads the audit's progress stream until a `complete` or `error` event (or throws after `timeoutMs`). */
 export async function waitForTerminal(
   bus: ProgressBus,

@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { createTestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import { analyzeListing, RULES_VERSION } from '@aso/aso-rules';
 import { SECTION_KEYS, ZAuditResult, type TStepId } from '@aso/contracts';
@@ -7,7 +8,6 @@ import {
   enqueueAudit,
   eventsOf,
   INSTAGRAM,
-  insertUser,
   openAiEnv,
   SPOTIFY,
   startStack,
@@ -36,7 +36,7 @@ describe('analysis job, heuristic provider', () => {
   }) => {
     const stack = await startStack(database, redis);
     try {
-      const userId = await insertUser(database.db, 'a@example.com');
+      const { userId } = await createTestUser(database.db, 'a@example.com');
       const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [INSTAGRAM, TIKTOK],
@@ -92,7 +92,7 @@ describe('analysis job, heuristic provider', () => {
   }) => {
     const stack = await startStack(database, redis);
     try {
-      const userId = await insertUser(database.db, 'b@example.com');
+      const { userId } = await createTestUser(database.db, 'b@example.com');
       const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [],
@@ -124,7 +124,7 @@ describe('analysis job, heuristic provider', () => {
   }) => {
     const stack = await startStack(database, redis);
     try {
-      const userId = await insertUser(database.db, 'c@example.com');
+      const { userId } = await createTestUser(database.db, 'c@example.com');
       const unknown = {
         appId: '1',
         storefront: 'us',
@@ -169,7 +169,7 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
     const llm = await startOpenAiCompatibleServer(valid);
     const stack = await startStack(database, redis, openAiEnv(llm.baseURL));
     try {
-      const userId = await insertUser(database.db, 'd@example.com');
+      const { userId } = await createTestUser(database.db, 'd@example.com');
       const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [INSTAGRAM],
@@ -278,7 +278,7 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
       OPENAI_RESPONSE_FORMAT: 'json_object',
     });
     try {
-      const userId = await insertUser(database.db, 'j@example.com');
+      const { userId } = await createTestUser(database.db, 'j@example.com');
       const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [],

@@ -4,13 +4,12 @@ import { pino } from 'pino';
 import { it } from '@aso/testkit/vitest';
 import { findAudit, insertAudit, type Db } from '@aso/db';
 import { analysisJobId, createRedis, Producers, scrapeJobId } from '@aso/queue';
-import { deletePrefix } from '@aso/testkit';
+import { createTestUser, deletePrefix } from '@aso/testkit';
 import { createAuditRecovery } from '../src/audit-recovery';
 import {
   enqueueAudit,
   eventsOf,
   INSTAGRAM,
-  insertUser,
   SPOTIFY,
   startStack,
   waitForTerminal,
@@ -44,7 +43,7 @@ describe('recovery of audits whose jobs were lost', () => {
     const scrape = producers.queue('scrape');
     const db = database.db;
     try {
-      const userId = await insertUser(db, 'recovery@example.com');
+      const { userId } = await createTestUser(db, 'recovery@example.com');
       const inputs = { main: SPOTIFY, competitors: [INSTAGRAM], keywords: 'music' };
       const lost = await auditRow(db, userId, MINUTE_MS, inputs);
       const recent = await auditRow(db, userId, 0, inputs);
@@ -98,7 +97,7 @@ describe('recovery of audits whose jobs were lost', () => {
     });
     const db = database.db;
     try {
-      const userId = await insertUser(db, 'wiped@example.com');
+      const { userId } = await createTestUser(db, 'wiped@example.com');
       // Queued while the analysis queue is paused, then every key of the prefix is deleted:
       // what a Redis restart without persistence leaves behind.
       const analysis = stack.producers.queue('analysis');

@@ -4,6 +4,7 @@
  * model gave nothing usable.
  */
 import { describe, expect } from 'vitest';
+import { createTestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import { analyzeListing } from '@aso/aso-rules';
 import { SECTION_KEYS, ZAuditResult } from '@aso/contracts';
@@ -12,7 +13,6 @@ import {
   enqueueAudit,
   eventsOf,
   INSTAGRAM,
-  insertUser,
   openAiEnv,
   SPOTIFY,
   startStack,
@@ -119,10 +119,7 @@ describe('a failed model call never fails the audit', () => {
       openAiEnv(llm.baseURL, { OPENAI_TIMEOUT_MS: '1000', OPENAI_MAX_RETRIES: '1' }),
     );
     try {
-      const userId = await insertUser(
-        database.db,
-        `${Math.random().toString(36).slice(2)}@example.com`,
-      );
+      const { userId } = await createTestUser(database.db);
       const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [],
@@ -169,7 +166,7 @@ describe('a failed model call never fails the audit', () => {
     );
     const stack = await startStack(database, redis, openAiEnv(llm.baseURL));
     try {
-      const userId = await insertUser(database.db, 'shots@example.com');
+      const { userId } = await createTestUser(database.db, 'shots@example.com');
       const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [INSTAGRAM],
@@ -207,7 +204,7 @@ describe('a failed model call never fails the audit', () => {
     );
     const stack = await startStack(database, redis, openAiEnv(llm.baseURL));
     try {
-      const userId = await insertUser(database.db, 'recs@example.com');
+      const { userId } = await createTestUser(database.db, 'recs@example.com');
       const auditId = await enqueueAudit(database.db, stack.producers, userId, {
         main: SPOTIFY,
         competitors: [],

@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { sql } from 'kysely';
 import { pino } from 'pino';
+import { createTestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import { findAudit, insertAudit, type Db } from '@aso/db';
 import {
@@ -13,7 +14,7 @@ import {
 } from '@aso/queue';
 import { GENERIC_FAILURE } from '../src/audit-failure.hook';
 import { createStaleAuditSweep } from '../src/stale-audit.sweep';
-import { eventsOf, insertUser, SPOTIFY } from './analysis.helpers';
+import { eventsOf, SPOTIFY } from './analysis.helpers';
 
 const HOUR_MS = 3_600_000;
 
@@ -43,7 +44,7 @@ describe('sweep of audits whose analysis ended without finishing them', () => {
     const queue = producers.queue('analysis');
     const db = database.db;
     try {
-      const userId = await insertUser(db, 'sweep@example.com');
+      const { userId } = await createTestUser(db, 'sweep@example.com');
       const gone = await audit(db, userId, HOUR_MS);
       const waiting = await audit(db, userId, HOUR_MS);
       const failedChild = await audit(db, userId, HOUR_MS);

@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
+import { createTestUser } from '@aso/testkit';
 import { ZKpiReport } from '@aso/contracts';
-import { createUser, it, SAMPLES, uploadSample } from './analytics.helpers';
+import { it, SAMPLES, uploadSample } from './analytics.helpers';
 
 const HABIT = SAMPLES[0]; // 2025-06-01..2025-08-31
 
@@ -9,7 +10,7 @@ describe('GET /api/reports/{downloadId}: the previous period, honestly', () => {
     env,
     database,
   }) => {
-    const user = await createUser(database.db, 'compare@example.com');
+    const user = await createTestUser(database.db, 'compare@example.com');
     const merged = await uploadSample(env.app, user, HABIT);
     const report = async (start: string, end: string) => {
       const res = await env.app.inject({

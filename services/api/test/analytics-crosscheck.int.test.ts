@@ -1,15 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
+import { createTestUser } from '@aso/testkit';
 import { ZErrorBody, ZUploadResult } from '@aso/contracts';
-import {
-  ascExport,
-  createUser,
-  it,
-  sampleParts,
-  SAMPLES,
-  upload,
-  type TFilePart,
-} from './analytics.helpers';
+import { ascExport, it, sampleParts, SAMPLES, upload, type TFilePart } from './analytics.helpers';
 
 const [HABIT, CALM, TINY] = SAMPLES;
 
@@ -22,7 +15,7 @@ describe('POST /api/uploads checks the two exports against each other', () => {
     env,
     database,
   }) => {
-    const user = await createUser(database.db, 'mismatch@example.com');
+    const user = await createTestUser(database.db, 'mismatch@example.com');
     const res = await upload(env.app, user, [
       part('conversionCSV', HABIT.conversion),
       part('redownloadsCSV', CALM.redownloads),
@@ -49,7 +42,7 @@ describe('POST /api/uploads checks the two exports against each other', () => {
     env,
     database,
   }) => {
-    const user = await createUser(database.db, 'days@example.com');
+    const user = await createTestUser(database.db, 'days@example.com');
     const res = await upload(env.app, user, [
       part('conversionCSV', TINY.conversion),
       part('redownloadsCSV', HABIT.redownloads),
@@ -64,7 +57,7 @@ describe('POST /api/uploads checks the two exports against each other', () => {
     env,
     database,
   }) => {
-    const user = await createUser(database.db, 'swapped@example.com');
+    const user = await createTestUser(database.db, 'swapped@example.com');
     const straight = await upload(env.app, user, sampleParts(CALM));
     const swapped = await upload(env.app, user, [
       part('conversionCSV', CALM.redownloads),
@@ -87,7 +80,7 @@ describe('POST /api/uploads checks the two exports against each other', () => {
   });
 
   it('takes one file alone from the other slot and says so', async ({ env, database }) => {
-    const user = await createUser(database.db, 'alone@example.com');
+    const user = await createTestUser(database.db, 'alone@example.com');
     const res = await upload(env.app, user, [part('conversionCSV', HABIT.redownloads)]);
     expect(res.statusCode, res.body).toBe(200);
     const { mergedData } = ZUploadResult.parse(res.json());
@@ -100,7 +93,7 @@ describe('POST /api/uploads checks the two exports against each other', () => {
   });
 
   it('refuses two exports of the same kind', async ({ env, database }) => {
-    const user = await createUser(database.db, 'same@example.com');
+    const user = await createTestUser(database.db, 'same@example.com');
     const res = await upload(env.app, user, [
       part('conversionCSV', CALM.conversion),
       part('redownloadsCSV', CALM.conversion),

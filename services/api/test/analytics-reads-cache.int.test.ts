@@ -1,11 +1,12 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
+import { createTestUser } from '@aso/testkit';
 import { sql } from 'kysely';
 import { buildKpiReport } from '@aso/analytics';
 import { ZChartData, ZKpiReport } from '@aso/contracts';
 import { findLiveDatasetRows } from '@aso/db';
 import { expectError, startApi } from './access.fixtures';
-import { createUser, it, SAMPLES, uploadSample } from './analytics.helpers';
+import { it, SAMPLES, uploadSample } from './analytics.helpers';
 
 // Chart-data and reports answer from datasets prepared once per process. The answers
 // stay those of the route serializers (byte for byte), and owner and expiry are still checked
@@ -23,7 +24,7 @@ describe('chart-data from the prepared dataset', () => {
     database,
   }) => {
     const { app } = env;
-    const user = await createUser(database.db, 'chart-cache@example.com');
+    const user = await createTestUser(database.db, 'chart-cache@example.com');
     const merged = await uploadSample(app, user, habit);
     const stored = await findLiveDatasetRows(database.db, merged.downloadId, user.userId);
     const expected = serialized(ZChartData, stored!.rows);
@@ -109,7 +110,7 @@ describe('reports from the prepared dataset', () => {
     database,
   }) => {
     const { app } = env;
-    const user = await createUser(database.db, 'report-cache@example.com');
+    const user = await createTestUser(database.db, 'report-cache@example.com');
     const merged = await uploadSample(app, user, habit);
     const { rows } = (await findLiveDatasetRows(database.db, merged.downloadId, user.userId))!;
     const ranges = [
@@ -153,7 +154,7 @@ describe('reports from the prepared dataset', () => {
     database,
     redis,
   }) => {
-    const user = await createUser(database.db, 'no-cache@example.com');
+    const user = await createTestUser(database.db, 'no-cache@example.com');
     const merged = await uploadSample(env.app, user, calm);
     const uncached = await startApi(database, redis, { DATASET_CACHE_MB: '0' });
     try {
@@ -182,8 +183,8 @@ describe('owner and expiry are checked on every read of a cached dataset', () =>
     database,
   }) => {
     const { app } = env;
-    const owner = await createUser(database.db, 'cache-owner@example.com');
-    const other = await createUser(database.db, 'cache-other@example.com');
+    const owner = await createTestUser(database.db, 'cache-owner@example.com');
+    const other = await createTestUser(database.db, 'cache-other@example.com');
     const merged = await uploadSample(app, owner, calm);
     const chartUrl = `/api/chart-data/${merged.downloadId}`;
     const urls = [

@@ -9,9 +9,9 @@ import {
   type TMergedData,
 } from '@aso/contracts';
 import { QUEUES } from '@aso/queue';
-import { openTestQueues } from '@aso/testkit';
+import { createTestUser, openTestQueues } from '@aso/testkit';
 import { expectError } from './access.fixtures';
-import { createUser, it, SAMPLES, uploadSample } from './analytics.helpers';
+import { it, SAMPLES, uploadSample } from './analytics.helpers';
 
 const [, calm, tiny] = SAMPLES;
 
@@ -32,8 +32,8 @@ describe('datasets and dashboards belong to their owner', () => {
     database,
   }) => {
     const { app } = env;
-    const a = await createUser(database.db, 'owner-a@example.com');
-    const b = await createUser(database.db, 'other-b@example.com');
+    const a = await createTestUser(database.db, 'owner-a@example.com');
+    const b = await createTestUser(database.db, 'other-b@example.com');
     const merged = await uploadSample(app, a, calm);
     const paths = [
       `/api/chart-data/${merged.downloadId}`,
@@ -148,7 +148,7 @@ describe('datasets and dashboards belong to their owner', () => {
     database,
   }) => {
     const { app } = env;
-    const user = await createUser(database.db, 'dashboards@example.com');
+    const user = await createTestUser(database.db, 'dashboards@example.com');
     const merged = await uploadSample(app, user, tiny);
     // The sample without a preamble names neither: the client cannot name the dashboard.
     expect({ appName: merged.appName, territory: merged.territory }).toEqual({
@@ -213,7 +213,7 @@ describe('datasets and dashboards belong to their owner', () => {
 
 describe('reports', () => {
   it('refuses malformed ranges, naming the parameter', async ({ env, database }) => {
-    const user = await createUser(database.db, 'reports@example.com');
+    const user = await createTestUser(database.db, 'reports@example.com');
     const merged = await uploadSample(env.app, user, tiny);
     const url = (q: string) => `/api/reports/${merged.downloadId}?${q}`;
     expectError(
@@ -256,7 +256,7 @@ describe('expiry', () => {
     redis,
   }) => {
     const { app } = env;
-    const user = await createUser(database.db, 'expiry@example.com');
+    const user = await createTestUser(database.db, 'expiry@example.com');
     const expired = await uploadSample(app, user, tiny);
     const live = await uploadSample(app, user, calm);
     const dashboard = await app.inject({

@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
 import { QUEUES } from '@aso/queue';
-import { openTestQueues } from '@aso/testkit';
+import { createTestUser, openTestQueues } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import { expectError } from './access.fixtures';
-import { createUser, sampleParts, SAMPLES, startAnalyticsEnv, upload } from './analytics.helpers';
+import { sampleParts, SAMPLES, startAnalyticsEnv, upload } from './analytics.helpers';
 
 describe('upload wait bound', () => {
   it('answers 504 when no worker merges within UPLOAD_WAIT_MS, and withdraws the job', async ({
@@ -18,7 +18,7 @@ describe('upload wait bound', () => {
     const queues = openTestQueues(redis);
     const queue = queues.producers.queue(QUEUES.csvMerge);
     try {
-      const user = await createUser(database.db, 'slow@example.com');
+      const user = await createTestUser(database.db, 'slow@example.com');
       const started = Date.now();
       const res = await upload(env.app, user, sampleParts(SAMPLES[1]));
       const waited = Date.now() - started;

@@ -1,6 +1,6 @@
 import { describe, expect, vi } from 'vitest';
 import { QUEUES } from '@aso/queue';
-import { openTestQueues } from '@aso/testkit';
+import { createTestUser, openTestQueues } from '@aso/testkit';
 import { ONE_MERGE_MESSAGE } from '../src/services/upload-merge.service';
 import { parse as parseContentDisposition } from 'content-disposition';
 import { parse } from 'csv-parse/sync';
@@ -17,7 +17,6 @@ import { expectError, startApi } from './access.fixtures';
 import {
   ascExport,
   cellNumber,
-  createUser,
   isoDay,
   it,
   readExport,
@@ -61,7 +60,7 @@ describe.each(SAMPLES)('upload of the $key sample exports', (sample) => {
     database,
   }) => {
     const { app } = env;
-    const user = await createUser(database.db, `${sample.key}@example.com`);
+    const user = await createTestUser(database.db, `${sample.key}@example.com`);
     const res = await upload(app, user, sampleParts(sample));
     expect(res.statusCode, res.body).toBe(200);
     const { mergedData } = ZUploadResult.parse(res.json());
@@ -182,7 +181,7 @@ describe.each(SAMPLES)('upload of the $key sample exports', (sample) => {
   });
 
   it('works with one file alone', async ({ env, database }) => {
-    const user = await createUser(database.db, `${sample.key}-one@example.com`);
+    const user = await createTestUser(database.db, `${sample.key}-one@example.com`);
     for (const which of ['conversion', 'redownloads'] as const) {
       const res = await upload(env.app, user, sampleParts(sample, which));
       expect(res.statusCode, res.body).toBe(200);
@@ -212,7 +211,7 @@ describe('a dataset of many days (stored in chunks)', () => {
     env,
     database,
   }) => {
-    const user = await createUser(database.db, 'many-days@example.com');
+    const user = await createTestUser(database.db, 'many-days@example.com');
     // Constructed: 5,000 days (several chunks of stored rows); the conversion file has values
     // on the first 4,000 only ('-' after them).
     const day = (i: number) => new Date(Date.UTC(2010, 0, 1 + i));
@@ -319,7 +318,7 @@ describe('upload refusals', () => {
     env,
     database,
   }) => {
-    const user = await createUser(database.db, 'formula@example.com');
+    const user = await createTestUser(database.db, 'formula@example.com');
     // Constructed for this test (not a real export): text cells a spreadsheet would run.
     const constructed = [
       '"Name","Formula Test App"',
@@ -385,7 +384,7 @@ describe('upload refusals', () => {
   });
 
   it('refuses a file above 20 MB with 413 and accepts exactly 20 MB', async ({ env, database }) => {
-    const user = await createUser(database.db, 'big@example.com');
+    const user = await createTestUser(database.db, 'big@example.com');
     // Constructed: CSV-looking text without a Date column, padded to the exact size.
     const filler = (bytes: number) => {
       const line = 'a,b,c\n';
@@ -427,7 +426,7 @@ describe('upload refusals', () => {
     env,
     database,
   }) => {
-    const user = await createUser(database.db, 'fields@example.com');
+    const user = await createTestUser(database.db, 'fields@example.com');
     const csv = sampleParts(calm, 'conversion')[0]!.content;
     const cases: [
       string,
@@ -522,7 +521,7 @@ describe('upload refusals', () => {
     env,
     database,
   }) => {
-    const user = await createUser(database.db, 'bad@example.com');
+    const user = await createTestUser(database.db, 'bad@example.com');
     // Constructed: PNG signature and header bytes followed by binary noise, named .csv.
     const png = Buffer.concat([
       Buffer.from([
@@ -570,7 +569,7 @@ describe('upload refusals', () => {
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });
       const { port } = app.server.address() as { port: number };
-      const user = await createUser(database.db, 'http@example.com');
+      const user = await createTestUser(database.db, 'http@example.com');
       // Constructed filler: the refusal comes on the first part, 4 MB more are still to come.
       const filler = new Blob([new Uint8Array(Buffer.alloc(4 * 1024 * 1024, 'a,b,c\n'))]);
       const form = new FormData();
@@ -599,8 +598,8 @@ describe('upload refusals', () => {
     redis,
   }) => {
     const { app } = env;
-    const user = await createUser(database.db, 'one-at-a-time@example.com');
-    const other = await createUser(database.db, 'someone-else@example.com');
+    const user = await createTestUser(database.db, 'one-at-a-time@example.com');
+    const other = await createTestUser(database.db, 'someone-else@example.com');
     const queues = openTestQueues(redis);
     const merges = queues.producers.queue(QUEUES.csvMerge);
     // The first upload waits in the queue, so it is still being merged when the second comes.
@@ -627,8 +626,8 @@ describe('upload refusals', () => {
     // A second gateway on the same Redis prefix with a limit of 2 (counters are shared).
     const app = await startApi(database, redis, { UPLOAD_RATE_LIMIT_PER_MIN: '2' });
     try {
-      const user = await createUser(database.db, 'limited@example.com');
-      const other = await createUser(database.db, 'unlimited@example.com');
+      const user = await createTestUser(database.db, 'limited@example.com');
+      const other = await createTestUser(database.db, 'unlimited@example.com');
       const txt = [{ field: 'conversionCSV', name: 'a.txt', content: 'x' }];
       expectError(await upload(app, user, txt), 400, 'Only CSV files are accepted');
       expectError(await upload(app, user, txt), 400, 'Only CSV files are accepted');

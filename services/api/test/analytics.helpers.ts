@@ -6,12 +6,11 @@ import { expect } from 'vitest';
 import { ZUploadResult, type TMergedData } from '@aso/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { WorkerService } from '@aso/queue';
-import type { TestDatabase } from '@aso/testkit';
+import type { TestDatabase, TestUser } from '@aso/testkit';
 import { it as integrationIt } from '@aso/testkit/vitest';
 import { parseWorkerEnv } from '../../csv-merge/src/env';
 import { startCsvMerge } from '../../csv-merge/src/service';
 import { startApi } from './access.fixtures';
-import { createUser, type TestUser } from './audit.helpers';
 
 // Shared by the analytics*.int.test.ts files: the real gateway (inject) and the real csv-merge
 // worker in-process, over the test file's own database and Redis prefix.
@@ -127,13 +126,11 @@ export async function multipartBody(
 }
 
 // The signed-in test user is the audit tests' (an access code, a user and a live session).
-export { createUser };
-export type TTestUser = TestUser;
 
 /** `POST /api/uploads` with these files (and optional text fields) as `user`. */
 export async function upload(
   app: FastifyInstance,
-  user: TTestUser | null,
+  user: TestUser | null,
   files: TFilePart[],
   fields: { name: string; value: string }[] = [],
 ): Promise<LightMyRequestResponse> {
@@ -175,7 +172,7 @@ export function sampleParts(
  */
 export async function uploadSample(
   app: FastifyInstance,
-  user: TTestUser,
+  user: TestUser,
   sample: TSample,
 ): Promise<TMergedData> {
   const res = await upload(app, user, sampleParts(sample));

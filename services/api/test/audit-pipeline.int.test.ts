@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
 import { pino } from 'pino';
+import { createTestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import { primaryScreenshotUrls, startReplayServer } from '@aso/appstore/node';
 import { STEP_IDS, ZAppListing, ZAudit, ZRecommendation, type TAppListing } from '@aso/contracts';
@@ -18,7 +19,6 @@ import { canonicalAccessCode } from '../src/services/credentials.service';
 import {
   analyze,
   appstoreFixturesDir,
-  createUser,
   INSTAGRAM_URL,
   readProgress,
   RIVIAN_URL,
@@ -92,7 +92,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
     const api = await startApi(database, redis);
     const workers = await startWorkers(database, redis);
     try {
-      const a = await createUser(database.db, 'spotify@example.com');
+      const a = await createTestUser(database.db, 'spotify@example.com');
       const id = await analyze(api, a, {
         appStoreUrl: SPOTIFY_URL,
         keywords: 'music,podcast,radio',
@@ -258,7 +258,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
     const workers = await startWorkers(database, redis);
     const conn = createRedis(redis.url, { role: 'worker' });
     try {
-      const a = await createUser(database.db, 'unknown@example.com');
+      const a = await createTestUser(database.db, 'unknown@example.com');
       const id = await analyze(api, a, {
         appStoreUrl: 'https://apps.apple.com/us/app/nothing/id999999999',
         competitorUrl1: INSTAGRAM_URL,
@@ -304,7 +304,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
     const api = await startApi(database, redis);
     const workers = await startWorkers(database, redis);
     try {
-      const a = await createUser(database.db, 'resume@example.com');
+      const a = await createTestUser(database.db, 'resume@example.com');
       const id = await analyze(api, a, { appStoreUrl: INSTAGRAM_URL, competitorUrl1: TIKTOK_URL });
       const first = await readProgress(api, a, id, { max: 3 });
       expect(first.events).toHaveLength(3);
@@ -330,7 +330,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
     const api = await startApi(database, redis);
     const workers = await startWorkers(database, redis);
     try {
-      const a = await createUser(database.db, 'todo@example.com');
+      const a = await createTestUser(database.db, 'todo@example.com');
       const id = await analyze(api, a, {
         appStoreUrl: 'https://apps.apple.com/us/app/to-do-list-widget/id1585508533',
         competitorUrl1: TIKTOK_URL,
@@ -373,7 +373,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
     const api = await startApi(database, redis);
     const workers = await startWorkers(database, redis);
     try {
-      const a = await createUser(database.db, 'kr@example.com');
+      const a = await createTestUser(database.db, 'kr@example.com');
       const id = await analyze(api, a, {
         appStoreUrl: 'https://apps.apple.com/kr/app/floating-clock/id1546947240',
       });
@@ -433,7 +433,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
     const workers = await startWorkers(database, redis);
     const conn = createRedis(redis.url, { role: 'producer' });
     try {
-      const a = await createUser(database.db, 'twice@example.com');
+      const a = await createTestUser(database.db, 'twice@example.com');
       const body = { appStoreUrl: TIKTOK_URL, competitorUrl1: SPOTIFY_URL };
       const [x, y] = await Promise.all([analyze(api, a, body), analyze(api, a, body)]);
       expect(x).not.toBe(y);
@@ -499,7 +499,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
     const conn = createRedis(redis.url, { role: 'worker' });
     let rescuer: Awaited<ReturnType<typeof startScraper>> | null = null;
     try {
-      const a = await createUser(database.db, 'killed@example.com');
+      const a = await createTestUser(database.db, 'killed@example.com');
       const id = await analyze(api, a, { appStoreUrl: RIVIAN_URL });
       const bus = new ProgressBus(conn, { prefix: redis.prefix });
       // Wait until the child process is reading the store for this app.

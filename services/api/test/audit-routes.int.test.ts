@@ -1,4 +1,5 @@
 import { describe, expect, vi } from 'vitest';
+import { createTestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import { ANALYZE_URL_ERROR, ZAudit, type TBusEvent } from '@aso/contracts';
 import { createRedis, ProgressBus, Producers } from '@aso/queue';
@@ -6,7 +7,6 @@ import { readSse, type TSseMessage } from '@aso/api-client';
 import { appStep, at, step } from './bus-event.builders';
 import {
   analyze,
-  createUser,
   INSTAGRAM_URL,
   readProgress,
   SPOTIFY_URL,
@@ -25,7 +25,7 @@ describe('POST /api/analyze', () => {
     const api = await startApi(database, redis, { ANALYZE_RATE_LIMIT_PER_MIN: '3' });
     const queueConn = createRedis(redis.url, { role: 'worker' });
     try {
-      const a = await createUser(database.db, 'a@example.com');
+      const a = await createTestUser(database.db, 'a@example.com');
       const post = (
         payload: Record<string, unknown>,
         headers: Record<string, string> = a.headers,
@@ -155,7 +155,7 @@ describe('POST /api/analyze', () => {
         code: 'RATE_LIMITED',
       });
       // The limit is per user: someone else may still start audits.
-      const b = await createUser(database.db, 'b@example.com');
+      const b = await createTestUser(database.db, 'b@example.com');
       expect((await post({ appStoreUrl: SPOTIFY_URL }, b.headers)).statusCode).toBe(200);
     } finally {
       queueConn.disconnect();
@@ -171,8 +171,8 @@ describe('audits, saved audits and feedback belong to their owner', () => {
   }) => {
     const api = await startApi(database, redis, { ADMIN_ACCESS_CODE: ADMIN_CODE });
     try {
-      const a = await createUser(database.db, 'owner@example.com');
-      const b = await createUser(database.db, 'other@example.com');
+      const a = await createTestUser(database.db, 'owner@example.com');
+      const b = await createTestUser(database.db, 'other@example.com');
       const inject = (
         method: 'GET' | 'POST' | 'DELETE',
         url: string,
@@ -333,7 +333,7 @@ describe('GET /api/progress (SSE relay of recorded events)', () => {
     const conn = createRedis(redis.url, { role: 'producer' });
     const bus = new ProgressBus(conn, { prefix: redis.prefix });
     try {
-      const a = await createUser(database.db, 'sse@example.com');
+      const a = await createTestUser(database.db, 'sse@example.com');
       const id = await analyze(api, a, { appStoreUrl: SPOTIFY_URL, competitorUrl1: INSTAGRAM_URL });
       const S = '324684580';
       const I = '389801252';
@@ -425,7 +425,7 @@ describe('GET /api/progress (SSE relay of recorded events)', () => {
     const conn = createRedis(redis.url, { role: 'producer' });
     const bus = new ProgressBus(conn, { prefix: redis.prefix });
     try {
-      const a = await createUser(database.db, 'sse-shared@example.com');
+      const a = await createTestUser(database.db, 'sse-shared@example.com');
       const id = await analyze(api, a, { appStoreUrl: SPOTIFY_URL, competitorUrl1: INSTAGRAM_URL });
       const S = '324684580';
       const I = '389801252';
@@ -480,7 +480,7 @@ describe('GET /api/progress (SSE relay of recorded events)', () => {
   }) => {
     const api = await startApi(database, redis);
     try {
-      const a = await createUser(database.db, 'old@example.com');
+      const a = await createTestUser(database.db, 'old@example.com');
       const id = await analyze(api, a, { appStoreUrl: SPOTIFY_URL });
       await database.db
         .updateTable('audits')

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { DEFAULT_FIXTURES_DIR, startReplayServer, type TReplayServer } from '@aso/appstore/node';
-import type { Db } from '@aso/db';
+import type { TestUser } from '@aso/testkit';
 import type { WorkerService } from '@aso/queue';
 import { parseWorkerEnv as parseAnalyzerEnv } from '../../analyzer/src/env';
 import { startAnalyzer } from '../../analyzer/src/service';
@@ -11,7 +10,6 @@ import { parseWorkerEnv as parseScraperEnv } from '../../scraper/src/env';
 import { startScraper } from '../../scraper/src/service';
 import { parseApiEnv } from '../src/env';
 import { buildServer } from '../src/server';
-import { hashToken } from '../src/plugins/auth.plugin';
 import { readSse, type TSseMessage } from '@aso/api-client';
 
 export const SPOTIFY_URL = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
@@ -22,47 +20,6 @@ export const RIVIAN_URL = 'https://apps.apple.com/us/app/rivian/id1570215232';
 /** The recorded store answers (read in place, never copied). */
 export const appstoreFixturesDir = () =>
   `${process.env.FIXTURES_DIR || DEFAULT_FIXTURES_DIR}/appstore`;
-
-/** A signed-in test user: its bearer token and ids. */
-export interface TestUser {
-  token: string;
-  userId: string;
-  accessCodeId: string;
-  headers: { authorization: string };
-}
-
-/**
- * Creates a user and a live session directly in the database (an access code, the user, a
- * session whose stored hash is `hashToken(token)`), as register/login would.
- */
-export async function createUser(db: Db, email: string): Promise<TestUser> {
-  const code = await db
-    .insertInto('access_codes')
-    .values({ code: `TEST-${randomBytes(4).toString('hex').toUpperCase()}`, max_uses: 10 })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const user = await db
-    .insertInto('users')
-    .values({ email, access_code_id: code.id })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const token = randomBytes(32).toString('base64url');
-  await db
-    .insertInto('sessions')
-    .values({
-      token_hash: hashToken(token),
-      user_id: user.id,
-      access_code_id: code.id,
-      expires_at: new Date(Date.now() + 3_600_000),
-    })
-    .execute();
-  return {
-    token,
-    userId: user.id,
-    accessCodeId: code.id,
-    headers: { authorization: `Bearer ${token}` },
-  };
-}
 
 /** The gateway listening on an ephemeral loopback port. */
 export interface TestApi {

@@ -3,6 +3,7 @@ import { afterAll, describe, expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { startReplayServer, type TReplayServer } from '@aso/appstore/node';
 import type { WorkerService } from '@aso/queue';
+import { createTestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import { parseWorkerEnv as parseAnalyzerEnv } from '../../analyzer/src/env';
 import { startAnalyzer } from '../../analyzer/src/service';
@@ -10,7 +11,6 @@ import { parseWorkerEnv as parseScraperEnv } from '../../scraper/src/env';
 import { startScraper } from '../../scraper/src/service';
 import {
   appstoreFixturesDir,
-  createUser,
   readProgress,
   SPOTIFY_URL,
   workerEnv,
@@ -98,7 +98,7 @@ describe('metrics and correlated logs of an audit', () => {
       }),
     ).toBe(0);
 
-    const user = await createUser(database.db, 'ops-metrics@example.com');
+    const user = await createTestUser(database.db, 'ops-metrics@example.com');
     const res = await api.app.inject({
       method: 'POST',
       url: '/api/analyze',
@@ -186,7 +186,7 @@ describe('metrics and correlated logs of an audit', () => {
     expect(api, 'the audit test above starts the gateway').toBeDefined();
     const open = async () =>
       sample(await text(`${api!.url}/metrics`), 'aso_sse_open_streams', { service: 'api' });
-    const user = await createUser(database.db, 'ops-sse@example.com');
+    const user = await createTestUser(database.db, 'ops-sse@example.com');
     // A queued audit that no worker picks up: its progress stream stays open.
     const app = { appId: '324684580', storefront: 'us', appStoreUrl: SPOTIFY_URL };
     const audit = await database.db

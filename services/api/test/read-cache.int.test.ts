@@ -1,13 +1,12 @@
 import { describe, expect, vi } from 'vitest';
-import { failAudit, insertAudit } from '@aso/db';
+import { failAudit, hashSessionToken, insertAudit } from '@aso/db';
 import { ZAudit, ZCheckUserAnswer, ZSavedAudit } from '@aso/contracts';
+import { createTestUser, type TestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { app } from '../src/app';
 import { parseApiEnv } from '../src/env';
-import { hashToken } from '../src/plugins/auth.plugin';
-import { createUser, type TestUser } from './audit.helpers';
 import { ADMIN_CODE } from './access.fixtures';
 
 // Two api replicas (real Fastify apps listening on their own ports) over one database and one
@@ -75,14 +74,14 @@ describe('read caches shared by api replicas', () => {
   }) => {
     const [a, b] = await twoReplicas(database, redis);
     try {
-      const user = await createUser(database.db, 'replica-logout@example.com');
+      const user = await createTestUser(database.db, 'replica-logout@example.com');
       expect(await me(a, user)).toBe(200);
       expect(await me(b, user)).toBe(200);
       // B answers from its cache: a revocation written behind the api's back is not seen...
       await database.db
         .updateTable('sessions')
         .set({ revoked_at: new Date() })
-        .where('token_hash', '=', hashToken(user.token))
+        .where('token_hash', '=', hashSessionToken(user.token))
         .execute();
       expect(await me(b, user)).toBe(200);
 
@@ -101,7 +100,7 @@ describe('read caches shared by api replicas', () => {
       expect(access).toEqual({ isUser: false, user: null });
 
       // A deactivated access code locks its users out of both replicas.
-      const other = await createUser(database.db, 'replica-deactivated@example.com');
+      const other = await createTestUser(database.db, 'replica-deactivated@example.com');
       expect(await me(a, other)).toBe(200);
       expect(await me(b, other)).toBe(200);
       const off = await fetch(`${a.url}/api/admin/codes/${other.accessCodeId}`, {
@@ -124,7 +123,7 @@ describe('read caches shared by api replicas', () => {
   }) => {
     const [a, b] = await twoReplicas(database, redis);
     try {
-      const user = await createUser(database.db, 'replica-lists@example.com');
+      const user = await createTestUser(database.db, 'replica-lists@example.com');
       const row = await insertAudit(database.db, {
         userId: user.userId,
         accessCodeId: user.accessCodeId,
@@ -159,7 +158,7 @@ describe('read caches shared by api replicas', () => {
       expect(packed.headers.get('content-encoding')).toBe('br');
       expect(packed.headers.get('vary')).toMatch(/accept-encoding/i);
       expect(await packed.json()).toEqual(plain);
-      const stranger = await createUser(database.db, 'replica-stranger@example.com');
+      const stranger = await createTestUser(database.db, 'replica-stranger@example.com');
       expect((await get(b, `/api/audit/${row.id}`, stranger.headers)).status).toBe(404);
 
       // An admin deletes it through A: gone from B's reads and from the list.
@@ -183,7 +182,7 @@ describe('read caches shared by api replicas', () => {
   it('keeps nothing while invalidations cannot arrive', async ({ database, redis }) => {
     const [a, b] = await twoReplicas(database, redis);
     try {
-      const user = await createUser(database.db, 'replica-down@example.com');
+      const user = await createTestUser(database.db, 'replica-down@example.com');
       // A never read it: only B's state matters here.
       b.app.cacheBus.close();
       expect(b.app.cacheBus.live).toBe(false);
@@ -193,7 +192,7 @@ describe('read caches shared by api replicas', () => {
       await database.db
         .updateTable('sessions')
         .set({ revoked_at: new Date() })
-        .where('token_hash', '=', hashToken(user.token))
+        .where('token_hash', '=', hashSessionToken(user.token))
         .execute();
       expect(await me(b, user)).toBe(401);
       expect(await me(a, user)).toBe(401);

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { pino } from 'pino';
-import { insertUpload, type Db } from '@aso/db';
+import { insertUpload } from '@aso/db';
 import { createRedis, mergeCancelKey, QUEUES } from '@aso/queue';
-import { openTestQueues } from '@aso/testkit';
+import { createTestUser, openTestQueues } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import { parseWorkerEnv } from '../src/env';
 import { CANCELLED_MESSAGE } from '../src/merge.handler';
@@ -13,20 +12,6 @@ import { constructedExport } from './fixture-paths.helper';
 // The limits of a merge as a whole: its time budget, and the gateway's cancel mark. Both are
 // checked at the merge's pauses, so the file is large enough to pause (far above the row cap
 // of real exports, which is raised here).
-
-async function createUser(db: Db, email: string): Promise<string> {
-  const code = await db
-    .insertInto('access_codes')
-    .values({ code: `TEST-${randomBytes(4).toString('hex').toUpperCase()}`, max_uses: 1 })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const user = await db
-    .insertInto('users')
-    .values({ email, access_code_id: code.id })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return user.id;
-}
 
 describe('merge limits', () => {
   it('stops a merge past its time budget, and one whose client went away', async ({
@@ -49,7 +34,7 @@ describe('merge limits', () => {
     const events = await queues.events(QUEUES.csvMerge);
     try {
       const db = database.db;
-      const userId = await createUser(db, 'limits@example.com');
+      const { userId } = await createTestUser(db, 'limits@example.com');
       const big = constructedExport(200_000, ['Impressions', 'Downloads', 'Sessions']);
       const upload = () =>
         insertUpload(db, {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect } from 'vitest';
@@ -12,7 +11,6 @@ import {
   findLiveDatasetRows,
   insertUpload,
   storeDataset,
-  type Db,
 } from '@aso/db';
 import {
   QUEUES,
@@ -22,7 +20,7 @@ import {
   type TMergeJob,
   type WorkerService,
 } from '@aso/queue';
-import { openTestQueues } from '@aso/testkit';
+import { createTestUser, openTestQueues } from '@aso/testkit';
 import { it as integrationIt } from '@aso/testkit/vitest';
 import { parseWorkerEnv } from '../src/env';
 import { mergeKeyOf, THREAD_MIN_BYTES } from '../src/merge.handler';
@@ -122,20 +120,6 @@ const it = integrationIt.extend<{ $file: { worker: Harness } }>({
   ],
 });
 
-async function createUser(db: Db, email: string): Promise<string> {
-  const code = await db
-    .insertInto('access_codes')
-    .values({ code: `TEST-${randomBytes(4).toString('hex').toUpperCase()}`, max_uses: 1 })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const user = await db
-    .insertInto('users')
-    .values({ email, access_code_id: code.id })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return user.id;
-}
-
 const habit = SAMPLE_EXPORTS[0];
 
 describe('merge job', () => {
@@ -144,7 +128,7 @@ describe('merge job', () => {
     database,
   }) => {
     const db = database.db;
-    const userId = await createUser(db, 'merge@example.com');
+    const { userId } = await createTestUser(db, 'merge@example.com');
     const conversionUploadId = await insertUpload(db, {
       userId,
       field: 'conversionCSV',
@@ -224,7 +208,7 @@ describe('merge job', () => {
     database,
   }) => {
     const db = database.db;
-    const userId = await createUser(db, 'rerun@example.com');
+    const { userId } = await createTestUser(db, 'rerun@example.com');
     const upload = async (field: 'conversionCSV' | 'redownloadsCSV', file: string) =>
       insertUpload(db, {
         userId,
@@ -274,7 +258,7 @@ describe('merge job', () => {
     database,
   }) => {
     const db = database.db;
-    const userId = await createUser(db, 'large-merge@example.com');
+    const { userId } = await createTestUser(db, 'large-merge@example.com');
     const conversion = constructedExport(50_000, [
       'Impressions',
       'Page Views',
@@ -331,7 +315,7 @@ describe('merge job', () => {
 
   it('reads a UTF-16LE upload byte for byte', async ({ worker, database }) => {
     const db = database.db;
-    const userId = await createUser(db, 'utf16@example.com');
+    const { userId } = await createTestUser(db, 'utf16@example.com');
     const path = constructedFixture('constructed-utf16le-tab_conversion_weather-buddy_japan.csv');
     const conversionUploadId = await insertUpload(db, {
       userId,
@@ -357,7 +341,7 @@ describe('merge job', () => {
     database,
   }) => {
     const db = database.db;
-    const userId = await createUser(db, 'refused@example.com');
+    const { userId } = await createTestUser(db, 'refused@example.com');
     const good = await insertUpload(db, {
       userId,
       field: 'conversionCSV',
@@ -404,8 +388,8 @@ describe('merge job', () => {
 
   it("refuses someone else's upload and an expired one", async ({ worker, database }) => {
     const db = database.db;
-    const owner = await createUser(db, 'upload-owner@example.com');
-    const thief = await createUser(db, 'upload-thief@example.com');
+    const owner = (await createTestUser(db, 'upload-owner@example.com')).userId;
+    const thief = (await createTestUser(db, 'upload-thief@example.com')).userId;
     const content = readFileSync(ascFixture(habit.conversion));
     const owned = await insertUpload(db, {
       userId: owner,
@@ -456,7 +440,7 @@ describe('cleanup-expired job', () => {
     ]);
     expect(CLEANUP_EVERY_MS).toBe(3_600_000);
 
-    const userId = await createUser(db, 'cleanup@example.com');
+    const { userId } = await createTestUser(db, 'cleanup@example.com');
     const dataset = async (ttlDays: number, uploads: number) => {
       const ids = [];
       for (let i = 0; i < uploads; i++) {
@@ -544,7 +528,7 @@ describe('cleanup-expired job', () => {
 
   it('works through a backlog in batches', async ({ database }) => {
     const db = database.db;
-    const userId = await createUser(db, 'backlog@example.com');
+    const { userId } = await createTestUser(db, 'backlog@example.com');
     for (let i = 0; i < 5; i++) {
       await storeDataset(db, {
         userId,

@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, arrayOf, formatApiErrorMessage, serverMessage } from './api';
+import { ApiError, arrayOf, serverMessage } from './api';
 
 describe('ApiError (spec section 8: "<status>: <body text>")', () => {
   it('uses the body text, or the status text when the body is empty', () => {
     const body = '{"message":"Audit not found","code":"NOT_FOUND"}';
-    expect(
-      new ApiError(404, body, { message: 'Audit not found', code: 'NOT_FOUND' }, 'Not Found')
-        .message,
-    ).toBe(`404: ${body}`);
-    expect(new ApiError(502, '', null, 'Bad Gateway').message).toBe('502: Bad Gateway');
-    expect(formatApiErrorMessage(500, '', 'Internal Server Error')).toBe(
-      '500: Internal Server Error',
-    );
+    const error = new ApiError(404, body, 'Not Found');
+    expect(error.message).toBe(`404: ${body}`);
+    expect(error.body).toEqual({ message: 'Audit not found', code: 'NOT_FOUND' });
+    expect(new ApiError(502, '', 'Bad Gateway').message).toBe('502: Bad Gateway');
+    expect(new ApiError(500, 'upstream exploded').body).toBeNull();
   });
 });
 
@@ -19,16 +16,12 @@ describe('serverMessage', () => {
   it("prefers the body's message, then the raw text, then the fallback", () => {
     expect(
       serverMessage(
-        new ApiError(401, '{}', { message: 'Invalid email or access code', code: 'UNAUTHORIZED' }),
+        new ApiError(401, '{"message":"Invalid email or access code","code":"UNAUTHORIZED"}'),
         'x',
       ),
     ).toBe('Invalid email or access code');
-    expect(serverMessage(new ApiError(500, 'upstream exploded', null), 'x')).toBe(
-      'upstream exploded',
-    );
-    expect(serverMessage(new ApiError(500, '  ', null), 'Failed to login.')).toBe(
-      'Failed to login.',
-    );
+    expect(serverMessage(new ApiError(500, 'upstream exploded'), 'x')).toBe('upstream exploded');
+    expect(serverMessage(new ApiError(500, '  '), 'Failed to login.')).toBe('Failed to login.');
     expect(serverMessage(new TypeError('Failed to fetch'), 'Failed to login.')).toBe(
       'Failed to login.',
     );

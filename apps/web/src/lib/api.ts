@@ -3,15 +3,18 @@
  * - carries `Authorization: Bearer <localStorage.sessionToken>` when a token is stored,
  * - is sent with `credentials: 'include'`,
  * - sends and parses JSON (a `FormData` body is sent as multipart, for uploads),
- * - turns a non-2xx answer into an {@link ApiError} whose message is
- *   `"<status>: <body text>"` (or the status text when the body is empty; spec section 8),
+ * - turns a non-2xx answer into an {@link ApiError} (`@aso/api-client/error`, shared with the CLI)
+ *   whose message is `"<status>: <body text>"` (or the status text when the body is empty;
+ *   spec section 8),
  * - optionally validates the answer with a `@aso/contracts` schema.
  *
  * Query factories per resource live in `./queries.ts`; TanStack Query defaults in
  * `./query-client.ts`.
  */
-import type { TErrorBody } from '@aso/contracts';
+import { ApiError } from '@aso/api-client/error';
 import { getSessionToken } from './session';
+
+export { ApiError };
 
 /** Anything with zod's `parse` (every `@aso/contracts` schema qualifies). */
 export interface Schema<T> {
@@ -44,50 +47,6 @@ export interface ApiFetchOptions<T> {
 
 /** Default per-call timeout (ms). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
-
-/**
- * A non-2xx answer. `message` is `"<status>: <body text>"` (spec section 8); `body` is the
- * parsed `{ message, code }` of DESIGN section 6 when the body is that JSON, else null.
- */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    /** HTTP status code. */
-    readonly status: number,
-    /** The raw body text (may be empty). */
-    readonly bodyText: string,
-    /** The parsed error body, when the answer was `{ message, code }` JSON. */
-    readonly body: TErrorBody | null,
-    statusText = '',
-  ) {
-    super(`${status}: ${bodyText || statusText}`);
-  }
-}
-
-/** Builds the `"<status>: <body text>"` message of spec section 8. */
-export function formatApiErrorMessage(
-  status: number,
-  bodyText: string,
-  statusText: string,
-): string {
-  return `${status}: ${bodyText || statusText}`;
-}
-
-function parseErrorBody(text: string): TErrorBody | null {
-  try {
-    const data: unknown = JSON.parse(text);
-    if (
-      data &&
-      typeof data === 'object' &&
-      typeof (data as { message?: unknown }).message === 'string'
-    ) {
-      return data as TErrorBody;
-    }
-  } catch {
-    // Not JSON: keep the raw text only.
-  }
-  return null;
-}
 
 /** Headers every authenticated call carries (also used by the SSE client). */
 export function authHeaders(): Record<string, string> {
@@ -136,7 +95,7 @@ export async function apiFetch<T = unknown>(
   });
   if (res.status === 401 && on401 === 'null') return null as T;
   const text = await res.text();
-  if (!res.ok) throw new ApiError(res.status, text, parseErrorBody(text), res.statusText);
+  if (!res.ok) throw new ApiError(res.status, text, res.statusText);
   if (text === '') return undefined as T;
   const data: unknown = JSON.parse(text);
   return schema ? schema.parse(data) : (data as T);
@@ -148,10 +107,7 @@ export async function apiFetch<T = unknown>(
  * body text, else `fallback` (also for network errors and anything that is not an ApiError).
  */
 export function serverMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) {
-    const msg = err.body?.message?.trim() || err.bodyText.trim();
-    return msg || fallback;
-  }
+  if (err instanceof ApiError) return err.body?.message.trim() || err.bodyText.trim() || fallback;
   return fallback;
 }
 

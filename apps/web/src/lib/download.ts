@@ -2,19 +2,10 @@
  * Downloads of files the API answers (PDF reports, the processed CSV): fetched with the bearer
  * header (a plain link could not send it) and handed to the browser as a file.
  */
-import { ZErrorBody } from '@aso/contracts';
 import { ApiError, authHeaders } from './api';
 import { fileNameFromDisposition } from './file-download.rules';
 
 export { saveBlob } from './file-download.rules';
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Fetches `path` as the signed-in user and returns the body with the server's file name
@@ -35,9 +26,7 @@ export async function fetchDownload(
     signal: AbortSignal.timeout(timeoutMs),
   });
   if (!res.ok) {
-    const body = await res.text();
-    const parsed = ZErrorBody.safeParse(parseJson(body));
-    throw new ApiError(res.status, body, parsed.success ? parsed.data : null, res.statusText);
+    throw new ApiError(res.status, await res.text(), res.statusText);
   }
   const blob = await res.blob();
   return {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '../client';
 import type { AccessCodeRow, NewAccessCode, SessionRow, UserRow } from '../schema';
 
@@ -183,7 +184,12 @@ export async function insertUser(
     .executeTakeFirst();
 }
 
-/** Stores a new session by its token hash (hex SHA-256; the token itself is never stored). */
+/** Hex SHA-256 of a session token: the only form in which tokens are stored. */
+export function hashSessionToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Stores a new session by its token hash ({@link hashSessionToken}; the token itself is never stored). */
 export async function insertSession(
   db: Db,
   values: { tokenHash: string; userId: string; accessCodeId: string; expiresAt: Date },

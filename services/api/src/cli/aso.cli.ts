@@ -207,6 +207,7 @@ function describeError(err: unknown, env: TCliEnv): string {
   }
   if (err instanceof Error && err.name === 'TimeoutError')
     return `the API at ${env.ASO_API_URL} did not answer in time`;
+  if (err instanceof ApiError) return `${err.status}: ${err.serverMessage}`;
   return err instanceof Error ? err.message : String(err);
 }
 

@@ -5,8 +5,6 @@ import { forbidden, unauthorized } from '../lib/app-error';
 import { ensureAdminAccessCode, findAdminCode } from '../services/access.service';
 import { canonicalAccessCode, hashToken } from '../services/credentials.service';
 
-export { hashToken } from '../services/credentials.service';
-
 /** How often the admin code bootstrap is retried while PostgreSQL is unreachable at start (ms). */
 const BOOTSTRAP_RETRY_MS = 5_000;
 

@@ -8,13 +8,7 @@ import {
   ZSessionAnswer,
   type TCheckAccessAnswer,
 } from '@aso/contracts';
-import {
-  bearerToken,
-  currentUser,
-  hashToken,
-  identify,
-  presentedAdminCode,
-} from '../plugins/auth.plugin';
+import { bearerToken, currentUser, identify, presentedAdminCode } from '../plugins/auth.plugin';
 import {
   findAdminCode,
   identityUser,
@@ -22,6 +16,7 @@ import {
   logoutSession,
   registerUser,
 } from '../services/access.service';
+import { hashToken } from '../services/credentials.service';
 
 /**
  * Sign-up, sign-in and session calls (spec section 7, DESIGN section 5), under `/api`:

@@ -81,10 +81,8 @@ export function newSessionToken(): string {
   return randomBytes(SESSION_TOKEN_BYTES).toString('base64url');
 }
 
-/** Hex SHA-256 of a session token: the only form in which tokens are stored. */
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
+/** Hex SHA-256 of a session token: the only form in which tokens are stored (`@aso/db`). */
+export { hashSessionToken as hashToken } from '@aso/db';
 
 /**
  * Compares two secrets in time independent of where they differ: both are hashed to 32

@@ -3,39 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { parseExport } from './export.parser';
 import { mergeExports } from './exports.merger';
-import { csvCellText, escapeFormulaText, writeProcessedCsv } from './processed-csv.writer';
-
-describe('escapeFormulaText (spec section 5)', () => {
-  it.each([
-    ['=1+1', "'=1+1"],
-    ['+1', '+1'],
-    ['+A1', "'+A1"],
-    ['-A1', "'-A1"],
-    ['-2+3', "'-2+3"],
-    ['@SUM(A1)', "'@SUM(A1)"],
-    ['\tx', "'\tx"],
-    ['\rx', "'\rx"],
-    ['-5', '-5'],
-    ['-12.5', '-12.5'],
-    ['-1e3', '-1e3'],
-    ['Calm Notes', 'Calm Notes'],
-    ['7/20/25', '7/20/25'],
-    ['', ''],
-  ])('%j -> %j', (input, output) => {
-    expect(escapeFormulaText(input)).toBe(output);
-  });
-});
-
-describe('csvCellText', () => {
-  it('writes numbers plainly, missing values empty', () => {
-    expect(csvCellText(-5)).toBe('-5');
-    expect(csvCellText(1234)).toBe('1234');
-    expect(csvCellText(12.5)).toBe('12.5');
-    expect(csvCellText(null)).toBe('');
-    expect(csvCellText(undefined)).toBe('');
-    expect(csvCellText(Number.NaN)).toBe('');
-  });
-});
+import { writeProcessedCsv } from './processed-csv.writer';
 
 describe('writeProcessedCsv', () => {
   it('writes headers and rows with quoting only where needed', async () => {

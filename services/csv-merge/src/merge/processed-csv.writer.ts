@@ -1,9 +1,6 @@
 import { writeDatasetCsv } from '@aso/db';
 import type { MergedDataset } from './exports.merger';
 
-// The formula escape and cell text live in @aso/db with the CSV writer the download uses.
-export { csvCellText, escapeFormulaText } from '@aso/db';
-
 /**
  * The processed CSV of a merged dataset (spec section 5) as one string: the bytes
  * `GET /api/download-merged/{id}` streams for the stored dataset (`writeDatasetCsv` of

@@ -12,7 +12,7 @@
 import { EventSourceParserStream, type EventSourceMessage } from 'eventsource-parser/stream';
 import { useEffect, useReducer, useRef } from 'react';
 import { ZCompleteEventData, ZErrorEventData, ZStepEventData } from '@aso/contracts';
-import { authHeaders, formatApiErrorMessage } from '@/lib/api';
+import { ApiError, authHeaders } from '@/lib/api';
 import { initialSteps, stepsReducer, type TStepsState } from '@/lib/progress-steps';
 
 export type { TStepsState };
@@ -33,15 +33,6 @@ class RetriableStreamError extends Error {}
 /** Reconnect delay after the n-th consecutive failure: 1 s doubling, at most 10 s. */
 function reconnectDelayMs(failures: number): number {
   return Math.min(1000 * 2 ** Math.max(0, failures - 1), 10_000);
-}
-
-function errorMessageOf(text: string): string | null {
-  try {
-    const parsed = ZErrorEventData.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.message : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Subscribes to the audit's progress while mounted; returns the steps. */
@@ -79,8 +70,8 @@ export function useAuditProgress(auditId: string, handlers: ProgressHandlers): T
       });
       if (!res.ok || !res.headers.get('content-type')?.startsWith(EVENT_STREAM)) {
         const text = await res.text().catch(() => '');
-        const message =
-          errorMessageOf(text) ?? formatApiErrorMessage(res.status, text, res.statusText);
+        const refused = new ApiError(res.status, text, res.statusText);
+        const message = refused.body?.message ?? refused.message;
         if (res.status >= 400 && res.status < 500 && res.status !== 429)
           throw new FatalStreamError(message);
         throw new RetriableStreamError(message);

@@ -3,32 +3,26 @@
  * browser, columns in the dataset's order.
  */
 import type { TDatedRow } from '@aso/analytics';
-import type { TDateRange } from '@aso/contracts';
+import { csvCellText, escapeFormulaText, type TDateRange } from '@aso/contracts';
 import { stringify } from 'csv-stringify/browser/esm/sync';
 
-/** Characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-
 /**
- * One cell as written to the file: numbers as they are, null as empty, text that a
- * spreadsheet would run as a formula prefixed with `'` (a bare negative number stays a number).
+ * One cell as written to the file: `csvCellText` of @aso/contracts, the rule of the processed
+ * CSV download too (numbers as they are, null as empty, text a spreadsheet would run as a
+ * formula prefixed with `'`); any other value is written as its JSON.
  */
 export function exportCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) return `'${text}`;
-  return text;
+  if (value === null || value === undefined || typeof value === 'number') return csvCellText(value);
+  return csvCellText(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
 /**
- * The CSV text of `entries` with a header row of `headers` (CRLF line ends, RFC 4180 quoting by
- * csv-stringify).
+ * The CSV text of `entries` with a header row of `headers`, escaped like the cells (CRLF line
+ * ends, RFC 4180 quoting by csv-stringify).
  */
 export function buildExportCsv(headers: readonly string[], entries: readonly TDatedRow[]): string {
   const records = entries.map((e) => headers.map((h) => exportCell(e.row[h])));
-  return stringify([[...headers], ...records], { record_delimiter: 'windows' });
+  return stringify([headers.map(escapeFormulaText), ...records], { record_delimiter: 'windows' });
 }
 
 /** Characters kept in file names; anything else becomes '-'. */

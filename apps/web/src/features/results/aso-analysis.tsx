@@ -32,6 +32,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import {
+  SECTION_KEYS,
   utf8ByteLength,
   unreadableSectionInputs,
   ZRecommendation,
@@ -57,23 +58,11 @@ import { cn } from '@/lib/utils';
 import { ScoreBar, ScorePill } from './score';
 import { StoreImage } from './store-image';
 
-/** Sections shown: the spec's, in its order, then the listing sections that follow them. */
-export const SHOWN_SECTIONS: TSectionKey[] = [
-  'title',
-  'subtitle',
-  'keywords',
-  'icon',
-  'video',
-  'screenshots',
-  'rating',
-  'inAppEvents',
-  'description',
-  'updates',
-  'localization',
-  'reviews',
-  'appSize',
-  'compatibility',
-];
+/**
+ * Sections shown, in the contracts' order (the spec's, then the listing sections that follow
+ * them): every section but the category, which the app header shows.
+ */
+export const SHOWN_SECTIONS: readonly TSectionKey[] = SECTION_KEYS.filter((k) => k !== 'category');
 
 const ICONS: Record<TSectionKey, LucideIcon> = {
   title: TypeIcon,

@@ -136,8 +136,9 @@ export type TCachedApp = z.infer<typeof ZCachedApp>;
 export const ZAdminCacheAppParams = z.object({ appId: ZAppId });
 
 /**
- * Answer of `DELETE /api/admin/cache/app/{appId}`: `cleared` is how many snapshots were
- * deleted (0 when none were cached), in every storefront.
+ * Answer of `DELETE /api/admin/cache/app/{appId}`: `cleared` is how many cached snapshots were
+ * retired from the cache (0 when none were cached), in every storefront. They are kept as the
+ * app's history.
  */
 export const ZClearCacheAnswer = z.object({ appId: z.string(), cleared: z.number().int() });
 export type TClearCacheAnswer = z.infer<typeof ZClearCacheAnswer>;

@@ -233,6 +233,11 @@ export const ZAuditInputs = z.object({
   main: ZAuditApp,
   competitors: z.array(ZAuditApp).max(MAX_COMPETITORS),
   keywords: z.string(),
+  /**
+   * Audit of a stored snapshot ("audit this snapshot" on a watched listing's timeline): the
+   * main app's listing is snapshot `snapshotId` (an `app_snapshots` id), not a store read.
+   */
+  snapshotId: z.string().regex(/^\d+$/).optional(),
 });
 export type TAuditInputs = z.infer<typeof ZAuditInputs>;
 

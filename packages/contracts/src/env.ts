@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** Fields shared by the api's and workers' environments (DESIGN section 7). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -20,3 +20,9 @@ export function parseEnv<S extends z.ZodType>(
   }
   return res.data;
 }
+
+/** A yes/no environment variable: `true`/`1` or `false`/`0` (default false). */
+export const ZEnvFlag = z
+  .enum(['true', 'false', '1', '0'], { error: 'expected true, false, 1 or 0' })
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');

@@ -299,6 +299,10 @@ export const ZNotificationList = z.object({
 });
 export type TNotificationList = z.infer<typeof ZNotificationList>;
 
+/** Answer of `GET /api/notifications/unread-count` and `POST /api/notifications/read`. */
+export const ZUnreadCount = z.object({ unread: z.number().int().nonnegative() });
+export type TUnreadCount = z.infer<typeof ZUnreadCount>;
+
 /** Body of `POST /api/notifications/read`: the ids to mark read, or every one when absent. */
 export const ZNotificationsReadBody = z
   .object({ ids: z.array(ZUuid).max(500).optional() })

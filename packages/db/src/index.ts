@@ -17,3 +17,7 @@ export * from './repositories/dashboard.repository';
 export type { DbOrTrx } from './repositories/expiry.sql';
 export * from './repositories/admin.repository';
 export * from './repositories/document.repository';
+export * from './repositories/watchlist.repository';
+export * from './repositories/listing-change.repository';
+export * from './repositories/notification.repository';
+export * from './repositories/webhook.repository';

@@ -82,6 +82,10 @@ export interface AppSnapshotTable {
   fetched_at: Timestamp;
   source_layout: string;
   listing: JSONColumnType<Record<string, unknown>>;
+  /** The `?l=` page language the listing was read in; null for the storefront's default. */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
+  /** False once the admin cleared the app's cache: kept as history, never reused by audits. */
+  reusable: Generated<boolean>;
 }
 
 /**
@@ -206,6 +210,93 @@ export interface DocumentTable {
   rendered_at: Generated<Date>;
 }
 
+/**
+ * `watch_targets`: one watched (app, storefront, page language), however many users watch it:
+ * when it is next read (`next_check_at`), how the last read went, and the name and icon of
+ * its latest snapshot.
+ */
+export interface WatchTargetTable {
+  id: Generated<string>;
+  app_id: string;
+  storefront: string;
+  language: string | null;
+  app_store_url: string;
+  app_name: string | null;
+  icon_url: string | null;
+  next_check_at: Generated<Date>;
+  last_checked_at: Timestamp | null;
+  last_error: string | null;
+  last_change_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+/** `watch_items`: a user's watch of a target, as their own app or a competitor's. */
+export interface WatchItemTable {
+  id: Generated<string>;
+  user_id: string;
+  target_id: string;
+  role: 'mine' | 'competitor';
+  app_store_url: string;
+  created_at: CreatedAt;
+}
+
+/**
+ * `listing_changes`: one field that differs between snapshot `snapshot_id` and the snapshot
+ * before it (`previous_snapshot_id`) of the same app, storefront and page language; `before`,
+ * `after` and `detail` as contracts `ZDetectedChange` holds them.
+ */
+export interface ListingChangeTable {
+  id: Generated<string>;
+  app_id: string;
+  storefront: string;
+  language: string | null;
+  snapshot_id: string;
+  previous_snapshot_id: string;
+  detected_at: Timestamp;
+  previous_at: Timestamp;
+  field: string;
+  before: ColumnType<unknown, string, string>;
+  after: ColumnType<unknown, string, string>;
+  detail: JSONColumnType<Record<string, unknown> | null, string | null, string | null>;
+}
+
+/** `notifications`: a watched listing of the user changed (one per user and snapshot). */
+export interface NotificationTable {
+  id: Generated<string>;
+  user_id: string;
+  watch_item_id: string | null;
+  snapshot_id: string;
+  app_id: string;
+  storefront: string;
+  app_name: string | null;
+  role: 'mine' | 'competitor';
+  fields: string[];
+  detected_at: Timestamp;
+  created_at: CreatedAt;
+  read_at: Timestamp | null;
+}
+
+/** `webhooks`: a user's webhook URL and the secret its POSTs are signed with. */
+export interface WebhookTable {
+  user_id: string;
+  url: string;
+  secret: string;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+
+/** `webhook_deliveries`: one event POSTed (or to be POSTed) to a user's webhook. */
+export interface WebhookDeliveryTable {
+  id: Generated<string>;
+  user_id: string;
+  event: JSONColumnType<Record<string, unknown>>;
+  status: Generated<'pending' | 'delivered' | 'failed'>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: CreatedAt;
+  delivered_at: Timestamp | null;
+}
+
 /** The whole database as kysely sees it. */
 export interface Database {
   access_codes: AccessCodeTable;
@@ -221,6 +312,12 @@ export interface Database {
   dataset_chunks: DatasetChunkTable;
   dashboards: DashboardTable;
   documents: DocumentTable;
+  watch_targets: WatchTargetTable;
+  watch_items: WatchItemTable;
+  listing_changes: ListingChangeTable;
+  notifications: NotificationTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 export type AccessCodeRow = Selectable<AccessCodeTable>;
@@ -239,3 +336,8 @@ export type DatasetRow = Selectable<DatasetTable>;
 export type DatasetChunkRow = Selectable<DatasetChunkTable>;
 export type DashboardRow = Selectable<DashboardTable>;
 export type DocumentRow = Selectable<DocumentTable>;
+export type WatchTargetRow = Selectable<WatchTargetTable>;
+export type ListingChangeRow = Selectable<ListingChangeTable>;
+export type NotificationRow = Selectable<NotificationTable>;
+export type WebhookRow = Selectable<WebhookTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;

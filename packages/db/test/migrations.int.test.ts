@@ -31,11 +31,17 @@ describe('migrations', () => {
         'datasets',
         'documents',
         'feedback',
+        'listing_changes',
+        'notifications',
         'saved_audits',
         'sessions',
         'store_reads',
         'uploads',
         'users',
+        'watch_items',
+        'watch_targets',
+        'webhook_deliveries',
+        'webhooks',
       ]);
       const indexes = await sql<{ indexname: string }>`
         select indexname from pg_indexes where schemaname = 'public'`.execute(db);
@@ -55,6 +61,10 @@ describe('migrations', () => {
         'datasets_expiry_idx',
         'dataset_chunks_pkey',
         'datasets_merge_key_key',
+        'watch_targets_key',
+        'watch_items_user_target_key',
+        'listing_changes_snapshot_field_key',
+        'notifications_user_snapshot_key',
       ]) {
         expect(names).toContain(idx);
       }

@@ -9,6 +9,7 @@ export const QUEUES = {
   csvMerge: 'csv-merge',
   render: 'render',
   maintenance: 'maintenance',
+  webhook: 'webhook',
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -38,8 +39,34 @@ export const ZScrapeJob = z.object({
   appStoreUrl: z.string(),
   /** Skip the snapshot cache (benchmarks). */
   bypassCache: z.boolean().optional(),
+  /** Read the listing from this stored snapshot (an `app_snapshots` id), never the store. */
+  snapshotId: z.string().regex(/^\d+$/).optional(),
 });
 export type TScrapeJob = z.infer<typeof ZScrapeJob>;
+
+/**
+ * Payload of a `watch-read` job: read watched listing `targetId` (a `watch_targets` row) from
+ * the store, store the snapshot and its changes. `refresh`: asked for by a user (a refresh
+ * always reads the store); otherwise the scheduled read of a round.
+ */
+export const ZWatchReadJob = z.object({
+  targetId: z.string().regex(/^\d+$/),
+  refresh: z.boolean().optional(),
+});
+export type TWatchReadJob = z.infer<typeof ZWatchReadJob>;
+
+/**
+ * BullMQ job id of a read of watched target `targetId`: `tag` is the due time of a scheduled
+ * read (epoch ms), so two rounds that find the target due before it was read add one job.
+ */
+export const watchReadJobId = (targetId: string, tag: string) => `watch:${targetId}:${tag}`;
+
+/** Payload of the `watch-round` job: enqueue the reads of every watched target that is due. */
+export const ZWatchRoundJob = z.object({});
+
+/** Payload of a `webhook-deliver` job: POST stored delivery `deliveryId` (its event). */
+export const ZWebhookDeliverJob = z.object({ deliveryId: z.string().uuid() });
+export type TWebhookDeliverJob = z.infer<typeof ZWebhookDeliverJob>;
 
 /** Payload of the `analysis` parent job (DESIGN section 2, point 5). */
 export const ZAnalysisJob = z.object({ auditId: z.string() });
@@ -118,6 +145,34 @@ export const JOBS = {
       // same version (its PDF deleted meanwhile) renders again instead of finding this job.
       removeOnComplete: true,
       removeOnFail: { age: 3600 },
+    },
+  },
+  'watch-read': {
+    queue: QUEUES.scrape,
+    schema: ZWatchReadJob,
+    options: {
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 5_000 },
+      // Audits' scrapes (no priority) are taken first: a user waits on those.
+      priority: 10,
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: { age: 24 * 3600 },
+    },
+  },
+  'watch-round': {
+    queue: QUEUES.scrape,
+    schema: ZWatchRoundJob,
+    options: { attempts: 1, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
+  },
+  'webhook-deliver': {
+    queue: QUEUES.webhook,
+    schema: ZWebhookDeliverJob,
+    options: {
+      // 10 s, 20 s, 40 s, 80 s, 160 s: a receiver down for about five minutes still gets it.
+      attempts: 6,
+      backoff: { type: 'exponential', delay: 10_000 },
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: { age: 24 * 3600 },
     },
   },
   'cleanup-expired': {

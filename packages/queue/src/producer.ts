@@ -49,6 +49,25 @@ export class Producers {
   }
 
   /**
+   * Validates each payload against the catalog and adds the jobs `name` in one round trip
+   * (BullMQ `addBulk`) with the catalog's options merged with each item's `opts`. Throws a
+   * ZodError on bad data (nothing is added then).
+   */
+  async addMany<N extends TJobName>(
+    name: N,
+    items: ReadonlyArray<{ data: TJobData<N>; opts?: JobsOptions }>,
+  ): Promise<void> {
+    if (items.length === 0) return;
+    const def = JOBS[name];
+    const jobs = items.map((item) => ({
+      name,
+      data: def.schema.parse(item.data) as TJobData<N>,
+      opts: { ...def.options, ...item.opts },
+    }));
+    await this.queue(def.queue).addBulk(jobs);
+  }
+
+  /**
    * Adds the BullMQ flow of audit `auditId` ({@link auditFlow}: the `analysis` parent and one
    * `scrape` child per app, deterministic ids, so adding an audit that still has its jobs adds
    * nothing). Rejects when Redis refuses the flow.

@@ -9,6 +9,7 @@ import {
   type JobHandler,
   type RuntimeLogger,
 } from '@aso/queue';
+import { scrapeOnly } from './scrape-handlers';
 
 // Metrics and job logs on the worker side: a real BullMQ worker run by runWorkerService
 // serves `/metrics` on its health port, its counters rise with the jobs it runs, the queue
@@ -70,15 +71,11 @@ describe('worker metrics and job logs', () => {
       return { ok: data.appId };
     };
     const lines: Record<string, unknown>[] = [];
-    const worker = createTypedWorker(
-      'scrape',
-      { scrape: handler },
-      {
-        connection: conn(redis.url),
-        prefix: redis.prefix,
-        concurrency: 1,
-      },
-    );
+    const worker = createTypedWorker('scrape', scrapeOnly(handler), {
+      connection: conn(redis.url),
+      prefix: redis.prefix,
+      concurrency: 1,
+    });
     const service = await runWorkerService({
       name: 'metrics-test',
       log: collectingLogger(lines),
@@ -175,11 +172,11 @@ describe('worker metrics and job logs', () => {
   }) => {
     const handler: JobHandler<'scrape'> = async () => ({});
     const make = () =>
-      createTypedWorker(
-        'scrape',
-        { scrape: handler },
-        { connection: conn(redis.url), prefix: `${redis.prefix}-m`, concurrency: 1 },
-      );
+      createTypedWorker('scrape', scrapeOnly(handler), {
+        connection: conn(redis.url),
+        prefix: `${redis.prefix}-m`,
+        concurrency: 1,
+      });
     const off = await runWorkerService({
       name: 'off',
       log: collectingLogger([]),

@@ -2,6 +2,7 @@ import { afterAll, describe, expect } from 'vitest';
 import { Queue, QueueEvents } from 'bullmq';
 import { it } from '@aso/testkit/vitest';
 import { createRedis, createTypedWorker, type JobHandler } from '@aso/queue';
+import { scrapeOnly } from './scrape-handlers';
 
 const conns: ReturnType<typeof createRedis>[] = [];
 afterAll(() => conns.forEach((c) => c.disconnect()));
@@ -25,20 +26,16 @@ describe('a typed worker with deferOn', () => {
       if (calls <= 3) throw new OutageError('database down');
       return { ok: data.appId };
     };
-    const worker = createTypedWorker(
-      queueName,
-      { scrape: handler },
-      {
-        connection: conn(redis.url),
-        prefix: redis.prefix,
-        concurrency: 1,
-        deferOn: {
-          test: (err) => err instanceof OutageError,
-          delayMs: 100,
-          onDefer: (job) => deferred.push(job.id ?? ''),
-        },
+    const worker = createTypedWorker(queueName, scrapeOnly(handler), {
+      connection: conn(redis.url),
+      prefix: redis.prefix,
+      concurrency: 1,
+      deferOn: {
+        test: (err) => err instanceof OutageError,
+        delayMs: 100,
+        onDefer: (job) => deferred.push(job.id ?? ''),
       },
-    );
+    });
     const queue = new Queue(queueName, { connection: conn(redis.url), prefix: redis.prefix });
     const events = new QueueEvents(queueName, {
       connection: conn(redis.url),

@@ -2,6 +2,7 @@ import { afterAll, describe, expect } from 'vitest';
 import { Queue, QueueEvents } from 'bullmq';
 import { it } from '@aso/testkit/vitest';
 import { createRedis, createTypedWorker, runWorkerService, type JobHandler } from '@aso/queue';
+import { scrapeOnly } from './scrape-handlers';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const conns: ReturnType<typeof createRedis>[] = [];
@@ -22,15 +23,11 @@ describe('worker service shutdown', () => {
       finished.push(data.appId);
       return { ok: data.appId };
     };
-    const worker = createTypedWorker(
-      'scrape',
-      { scrape: handler },
-      {
-        connection: conn(redis.url),
-        prefix: redis.prefix,
-        concurrency: 1,
-      },
-    );
+    const worker = createTypedWorker('scrape', scrapeOnly(handler), {
+      connection: conn(redis.url),
+      prefix: redis.prefix,
+      concurrency: 1,
+    });
     const service = await runWorkerService({
       name: 'test',
       log: silent,
@@ -74,11 +71,10 @@ describe('worker service shutdown', () => {
     };
     const fast: JobHandler<'scrape'> = async (d) => ({ ok: d.appId });
     const opts = { prefix, concurrency: 1, lockDuration: 1_000, stalledInterval: 500 };
-    const first = createTypedWorker(
-      'scrape',
-      { scrape: slow },
-      { connection: conn(redis.url), ...opts },
-    );
+    const first = createTypedWorker('scrape', scrapeOnly(slow), {
+      connection: conn(redis.url),
+      ...opts,
+    });
     const svc = await runWorkerService({
       name: 'first',
       log: silent,
@@ -101,11 +97,10 @@ describe('worker service shutdown', () => {
     while (firstRuns === 0) await new Promise((r) => setTimeout(r, 20));
     await svc.close();
 
-    const second = createTypedWorker(
-      'scrape',
-      { scrape: fast },
-      { connection: conn(redis.url), ...opts },
-    );
+    const second = createTypedWorker('scrape', scrapeOnly(fast), {
+      connection: conn(redis.url),
+      ...opts,
+    });
     const result: unknown = await job.waitUntilFinished(events, 15_000);
     expect(result).toEqual({ ok: '2' });
     await second.close();

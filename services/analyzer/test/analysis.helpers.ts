@@ -103,6 +103,9 @@ export async function startStack(
           throw err;
         }
       },
+      // Audits add no watched-listing jobs.
+      'watch-read': () => Promise.reject(new Error('not used')),
+      'watch-round': () => Promise.reject(new Error('not used')),
     },
     { connection: scrapeConn, prefix: redisFixture.prefix, concurrency: 4 },
   );

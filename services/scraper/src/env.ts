@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseEnv } from '@aso/contracts';
+import { parseEnv, ZEnvFlag } from '@aso/contracts';
 import { lockEnv, ZWorkerBaseEnv } from '@aso/queue';
 
 /**
@@ -57,6 +57,30 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
    */
   SCRAPE_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(50),
   SCRAPE_RATE_LIMIT_DURATION_MS: z.coerce.number().int().min(10).default(1_000),
+  /**
+   * How often each watched listing is read from the store (seconds; default 24 h), once
+   * however many users watch it.
+   */
+  WATCH_INTERVAL: z.coerce.number().int().min(60).default(86_400),
+  /**
+   * Spread of the next read around `WATCH_INTERVAL` (ratio 0-1; default 0.1: each next read
+   * is due 95 % to 105 % of the interval after the last), so listings watched at one moment
+   * drift apart instead of being read in one burst every day.
+   */
+  WATCH_JITTER: z.coerce.number().min(0).max(1).default(0.1),
+  /** How often the scheduler round looks for watched listings that are due (ms; default 5 min). */
+  WATCH_ROUND_EVERY_MS: z.coerce.number().int().min(1_000).default(300_000),
+  /** Most reads one round queues (the rest are due at the next round). */
+  WATCH_ROUND_MAX: z.coerce.number().int().min(1).default(10_000),
+  /** Timeout of one webhook POST, connection to the end of the answer (ms). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Webhook POSTs at once per scraper process. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /**
+   * TEST ONLY: deliver webhooks to loopback addresses (127/8, ::1), so tests can use a
+   * receiver on this machine. Every other private range stays refused.
+   */
+  WEBHOOK_ALLOW_LOOPBACK: ZEnvFlag,
 });
 export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
 

@@ -7,11 +7,11 @@ import {
 } from '@aso/contracts';
 import {
   findFreshSnapshot,
-  insertSnapshot,
+  findSnapshot,
   isDatabaseUnavailableError,
   type AppSnapshotRow,
 } from '@aso/db';
-import { fetchAppListing, StoreError, type TFetchAppListingResult } from '@aso/appstore/node';
+import { StoreError } from '@aso/appstore/node';
 import {
   RateLimitError,
   UnrecoverableError,
@@ -29,12 +29,15 @@ import {
 } from './listing.summary';
 import {
   planFailure,
+  ScrapeInputError,
   snapshotDecision,
   validateScrapeTarget,
   type TFailurePlan,
   type TScrapeTarget,
 } from './scrape.policy';
 import { recordStoreRead, storeReadOfFailure, storeReadOfResult } from './store-read.recorder';
+import { readStore } from './store.reader';
+import { storeSnapshot } from './snapshot.recorder';
 import type { WorkerDeps } from './worker.deps';
 
 /** The steps after `scrape`, each reporting what the listing holds. */
@@ -88,14 +91,28 @@ async function validateUrl(run: TScrapeRun): Promise<TScrapeTarget> {
 }
 
 /**
- * Step 2, `cache_check`: the latest snapshot younger than `APP_CACHE_TTL` seconds, read in
- * the same page language, unless the job bypasses the cache.
+ * Step 2, `cache_check`: the stored snapshot the job names (an audit of a snapshot: never the
+ * store), else the latest snapshot younger than `APP_CACHE_TTL` seconds, read in the same page
+ * language, unless the job bypasses the cache.
  */
 async function checkCache(run: TScrapeRun, target: TScrapeTarget): Promise<TCachedListing | null> {
   const { deps, data, log, steps } = run;
   await steps.start('cache_check', STEP_LABELS.cache_check);
   let cached: TCachedListing | null = null;
   let message = 'Cache bypassed on request; scraping';
+  if (data.snapshotId) {
+    const row = await findSnapshot(deps.db, target.appId, data.snapshotId);
+    const parsed = row ? ZAppListing.safeParse(row.listing) : null;
+    if (!row || !parsed?.success) {
+      throw new ScrapeInputError(
+        `The stored snapshot ${data.snapshotId} of app ${target.appId} cannot be read`,
+      );
+    }
+    await steps.done('cache_check', `Stored snapshot from ${row.fetched_at.toISOString()}`, {
+      cacheHit: true,
+    });
+    return { listing: parsed.data, fetchedAt: row.fetched_at };
+  }
   if (!data.bypassCache) {
     const row = await findFreshSnapshot(
       deps.db,
@@ -124,26 +141,6 @@ async function reuseSnapshot(run: TScrapeRun, cached: TCachedListing): Promise<T
   return cached.listing;
 }
 
-/** `fetchAppListing` with the worker's store settings and the job's abort signal. */
-function readStore(run: TScrapeRun, target: TScrapeTarget): Promise<TFetchAppListingResult> {
-  const { env } = run.deps;
-  return fetchAppListing({
-    appId: target.appId,
-    storefront: target.storefront,
-    ...(target.language ? { language: target.language } : {}),
-    itunesOrigin: env.ITUNES_ORIGIN,
-    appStoreOrigin: env.APP_STORE_ORIGIN,
-    signal: run.signal,
-    timeoutMs: env.STORE_TIMEOUT_MS,
-    maxBytes: env.STORE_MAX_BYTES,
-    retry: {
-      attempts: env.STORE_RETRY_ATTEMPTS,
-      baseDelayMs: env.STORE_RETRY_BASE_DELAY_MS,
-      maxRetryAfterMs: env.STORE_MAX_RETRY_AFTER_MS,
-    },
-  });
-}
-
 /**
  * Step 3, `scrape`: reads the store, records the read for the drift alarm, stores the listing
  * as a snapshot unless a source failed (see `snapshotDecision`), and reports the layout, the
@@ -153,22 +150,13 @@ async function scrapeStore(run: TScrapeRun, target: TScrapeTarget): Promise<TApp
   const { deps, log, steps } = run;
   await steps.start('scrape', STEP_LABELS.scrape);
   const started = Date.now();
-  const result = await readStore(run, target);
+  const result = await readStore(deps.env, target, run.signal);
   const { listing } = result;
   await recordStoreRead(deps, storeReadOfResult(result), (err) =>
     log.warn({ err }, 'could not record the store read'),
   );
   const decision = snapshotDecision(result.sources);
-  if (decision.store) {
-    await insertSnapshot(deps.db, {
-      appId: listing.appId,
-      storefront: listing.storefront,
-      appName: listing.appName === '' ? null : listing.appName,
-      fetchedAt: listing.fetchedAt,
-      sourceLayout: listing.sourceLayout,
-      listing,
-    });
-  }
+  if (decision.store) await storeSnapshot(deps, listing, target.language ?? null);
   const ms = Date.now() - started;
   const sources = Object.entries(result.sources).map(([k, r]) => `${k} ${r.status}`);
   log.info(
@@ -286,12 +274,14 @@ async function handleFailure(run: TScrapeRun, error: unknown): Promise<never> {
  *    language (App Store URL rules, spec 5);
  * 2. `cache_check` ({@link checkCache}): the latest snapshot younger than `APP_CACHE_TTL`
  *    seconds, read in the same language, is reused unless `bypassCache` ('Cache hit: snapshot
- *    from <ISO time>' / 'No fresh snapshot; scraping');
+ *    from <ISO time>' / 'No fresh snapshot; scraping'); a job with `snapshotId` reads that
+ *    stored snapshot instead ('Stored snapshot from <ISO time>'; fails at once when it is gone);
  * 3. `scrape` ({@link scrapeStore}): `fetchAppListing` (lookup API, product page, reviews RSS,
  *    all of the job's storefront) with the job's abort signal, `STORE_TIMEOUT_MS`,
  *    `STORE_MAX_BYTES` and the store retry settings; the read is recorded for the drift alarm
  *    (`store_reads`, `aso_store_fields_missing_total`) and the listing stored as a new
- *    `app_snapshots` row unless a source failed; the message ends with the store data line;
+ *    `app_snapshots` row unless a source failed, compared with the one before it (see
+ *    `storeSnapshot`); the message ends with the store data line;
  * 4. `metadata_extraction`, `screenshot_analysis` (screenshot sets per device with sizes),
  *    `preview_video_detection`, `in_app_events` ({@link reportExtraction}): what the listing
  *    holds ('from cache: ...' on a cache hit).

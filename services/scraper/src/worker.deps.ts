@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '@aso/db';
-import type { ProgressBus, Worker } from '@aso/queue';
+import type { Producers, ProgressBus, Worker } from '@aso/queue';
 import type { TWorkerEnv } from './env';
 import type { StoreReadMetrics } from './store-read.recorder';
 
@@ -9,6 +9,8 @@ export interface WorkerDeps {
   env: TWorkerEnv;
   db: Db;
   bus: ProgressBus;
+  /** Queues the reads of a round and webhook deliveries. */
+  producers: Producers;
   log: Logger;
   /** The drift alarm's counter (`aso_store_fields_missing_total`). */
   metrics: StoreReadMetrics;

@@ -33,7 +33,7 @@ import {
 } from '@aso/appstore/node';
 import { SCRAPE_STEP_IDS, ZAppListing, type TAppListing, type TBusEvent } from '@aso/contracts';
 import {
-  deleteSnapshotsForApp,
+  retireSnapshotsForApp,
   findLatestSnapshotPair,
   listSnapshotHistory,
   type Db,
@@ -398,10 +398,12 @@ describe('cache and history', () => {
     expect(detectListingChanges(previous, latest)).toEqual([]);
   });
 
-  it('deleteSnapshotsForApp makes the next job scrape again', async ({ scraper }) => {
+  it('retireSnapshotsForApp (the cache clear) makes the next job scrape again and keeps the history', async ({
+    scraper,
+  }) => {
     const others = await listSnapshotHistory(scraper.db, lookupOnly.appId, lookupOnly.storefront);
-    expect(await deleteSnapshotsForApp(scraper.db, spotify.appId)).toBe(2);
-    expect(await listSnapshotHistory(scraper.db, spotify.appId, 'us')).toEqual([]);
+    expect(await retireSnapshotsForApp(scraper.db, spotify.appId)).toBe(2);
+    expect(await listSnapshotHistory(scraper.db, spotify.appId, 'us')).toHaveLength(2);
     // Other apps keep theirs.
     expect(await listSnapshotHistory(scraper.db, lookupOnly.appId, lookupOnly.storefront)).toEqual(
       others,
@@ -411,8 +413,8 @@ describe('cache and history', () => {
     const out = await scraper.run({ appId: spotify.appId });
     expect(scraper.store.requestCount).toBe(requests + 3);
     expect(stepDone(out.steps, 'cache_check')).toMatchObject({ cacheHit: false });
-    expect(await listSnapshotHistory(scraper.db, spotify.appId, 'us')).toHaveLength(1);
-    expect(await deleteSnapshotsForApp(scraper.db, '999999999')).toBe(0);
+    expect(await listSnapshotHistory(scraper.db, spotify.appId, 'us')).toHaveLength(3);
+    expect(await retireSnapshotsForApp(scraper.db, '999999999')).toBe(0);
   });
 
   it('diffs the latest two snapshots when the store data changed', async ({
@@ -433,7 +435,7 @@ describe('cache and history', () => {
       fixturesDir: dir,
     });
     try {
-      await deleteSnapshotsForApp(scraper.db, lookupOnly.appId);
+      await retireSnapshotsForApp(scraper.db, lookupOnly.appId);
       const first = await second.run({ appId: lookupOnly.appId });
       expect(first.failedReason).toBeNull();
 

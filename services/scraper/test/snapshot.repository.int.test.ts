@@ -1,16 +1,16 @@
 /**
  * The snapshot repository of @aso/db against this file's own PostgreSQL database: cache
- * freshness by TTL, history order, the latest pair, deletion. Rows hold CONSTRUCTED listings
+ * freshness by TTL, history order, the latest pair, the cache clear that keeps history. Rows hold CONSTRUCTED listings
  * (small objects); the worker test stores real ones.
  */
 import { describe, expect } from 'vitest';
 import { it } from '@aso/testkit/vitest';
 import {
-  deleteSnapshotsForApp,
   findFreshSnapshot,
   findLatestSnapshotPair,
   insertSnapshot,
   listSnapshotHistory,
+  retireSnapshotsForApp,
 } from '@aso/db';
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
@@ -68,7 +68,8 @@ describe('snapshot repository', () => {
     expect((await findLatestSnapshotPair(db, '111', 'gb'))?.previous).toBeNull();
     expect(await findLatestSnapshotPair(db, '333', 'us')).toBeNull();
 
-    // Clearing an app's cache drops every storefront and leaves other apps alone.
+    // Clearing an app's cache retires every storefront's snapshots from the cache, keeps them
+    // as history and leaves other apps alone.
     await insertSnapshot(db, {
       appId: '444',
       storefront: 'us',
@@ -77,9 +78,13 @@ describe('snapshot repository', () => {
       sourceLayout: 'ember',
       listing: {},
     });
-    expect(await deleteSnapshotsForApp(db, '111')).toBe(3);
-    expect(await deleteSnapshotsForApp(db, '111')).toBe(0);
-    expect(await listSnapshotHistory(db, '111', 'gb')).toEqual([]);
+    expect(await retireSnapshotsForApp(db, '111')).toBe(3);
+    expect(await retireSnapshotsForApp(db, '111')).toBe(0);
+    expect(await findFreshSnapshot(db, '111', 'us', 3600)).toBeNull();
+    expect(await findFreshSnapshot(db, '111', 'gb', 3600)).toBeNull();
+    expect(await listSnapshotHistory(db, '111', 'us')).toHaveLength(2);
+    expect(await listSnapshotHistory(db, '111', 'gb')).toHaveLength(1);
     expect(await listSnapshotHistory(db, '444', 'us')).toHaveLength(1);
+    expect(await findFreshSnapshot(db, '444', 'us', 3600)).not.toBeNull();
   });
 });

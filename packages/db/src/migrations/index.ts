@@ -6,6 +6,7 @@ import * as m0004 from './0004_store_reads';
 import * as m0005 from './0005_audit_rules_usage';
 import * as m0006 from './0006_personal_sign_in_codes';
 import * as m0007 from './0007_saved_audit_once_and_documents';
+import * as m0008 from './0008_watchlist';
 
 /**
  * Every migration, in order. Statically imported (not read from a folder at run time) so the
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0005_audit_rules_usage': m0005,
   '0006_personal_sign_in_codes': m0006,
   '0007_saved_audit_once_and_documents': m0007,
+  '0008_watchlist': m0008,
 };
 
 /** Kysely `MigrationProvider` over {@link migrations}. */

@@ -119,7 +119,10 @@ export interface CachedAppRow {
   lastFetchedAt: Date;
 }
 
-/** Apps with stored snapshots, per storefront, most recently fetched first. */
+/**
+ * Apps with cached (reusable) snapshots, per storefront, most recently fetched first; snapshots
+ * a cache clear retired are history, not cache.
+ */
 export async function listCachedApps(db: Db): Promise<CachedAppRow[]> {
   const rows = await db
     .selectFrom('app_snapshots')
@@ -134,6 +137,7 @@ export async function listCachedApps(db: Db): Promise<CachedAppRow[]> {
       eb.fn.countAll<string>().as('snapshots'),
       eb.fn.max('fetched_at').as('lastFetchedAt'),
     ])
+    .where('reusable', '=', true)
     .groupBy(['app_id', 'storefront'])
     .orderBy('lastFetchedAt', 'desc')
     .orderBy('app_id')

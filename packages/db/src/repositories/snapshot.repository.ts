@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
 import type { Db } from '../client';
+import type { DbOrTrx } from './expiry.sql';
 import type { AppSnapshotRow } from '../schema';
 
 /**
  * `app_snapshots` (DESIGN section 2 point 4, section 4): every successful scrape of one app in
- * one storefront is a new row, so the table is both the scraper's cache (the latest row younger
- * than the cache TTL is reused) and the app's history (the latest two are compared field by
- * field with `diffListings` of @aso/appstore). Rows are read newest first by
+ * one storefront is a new row, so the table is both the scraper's cache (the latest reusable
+ * row younger than the cache TTL is reused) and the app's history (consecutive rows of one page
+ * language are compared field by field with `detectListingChanges` of @aso/appstore, see
+ * listing-change.repository). Rows are read newest first by
  * `(fetched_at desc, id desc)`, the order of the `app_snapshots_lookup_idx` index; the id breaks
  * ties between scrapes stored within the same microsecond.
  */
@@ -25,10 +27,15 @@ export interface NewSnapshotInput {
   sourceLayout: string;
   /** The normalised listing (contracts `TAppListing`), stored as JSONB. */
   listing: Record<string, unknown>;
+  /** The `?l=` page language the listing was read in; null or absent for the default. */
+  language?: string | null;
 }
 
 /** Inserts one snapshot (a new history row; nothing is overwritten) and returns the row. */
-export async function insertSnapshot(db: Db, input: NewSnapshotInput): Promise<AppSnapshotRow> {
+export async function insertSnapshot(
+  db: DbOrTrx,
+  input: NewSnapshotInput,
+): Promise<AppSnapshotRow> {
   return db
     .insertInto('app_snapshots')
     .values({
@@ -38,15 +45,17 @@ export async function insertSnapshot(db: Db, input: NewSnapshotInput): Promise<A
       fetched_at: input.fetchedAt,
       source_layout: input.sourceLayout,
       listing: JSON.stringify(input.listing),
+      language: input.language ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
 /**
- * The latest snapshot of app `appId` in `storefront` fetched less than `maxAgeSeconds` ago
- * (by the database clock), or null. `maxAgeSeconds` 0 never finds one (the cache is off).
- * This is the scraper's `cache_check` (`APP_CACHE_TTL`, default 24 h).
+ * The latest reusable snapshot of app `appId` in `storefront` fetched less than
+ * `maxAgeSeconds` ago (by the database clock), or null. `maxAgeSeconds` 0 never finds one (the
+ * cache is off); a snapshot the admin's cache clear retired is never found. This is the
+ * scraper's `cache_check` (`APP_CACHE_TTL`, default 24 h).
  */
 export async function findFreshSnapshot(
   db: Db,
@@ -61,6 +70,7 @@ export async function findFreshSnapshot(
       .selectAll()
       .where('app_id', '=', appId)
       .where('storefront', '=', storefront)
+      .where('reusable', '=', true)
       .where('fetched_at', '>', sql<Date>`now() - make_interval(secs => ${maxAgeSeconds})`)
       .orderBy('fetched_at', 'desc')
       .orderBy('id', 'desc')
@@ -111,11 +121,34 @@ export async function findLatestSnapshotPair(
 }
 
 /**
- * Deletes every stored snapshot of app `appId` in every storefront (the admin's "Clear Cache",
- * `DELETE /api/admin/cache/app/{appId}`), so the next audit of the app scrapes the store again.
- * This also drops the app's history. Returns how many rows were deleted (0 when none).
+ * The admin's "Clear Cache" (`DELETE /api/admin/cache/app/{appId}`): retires every stored
+ * snapshot of app `appId` in every storefront from the cache, so the next audit of the app
+ * reads the store again. The snapshots stay as the app's history (watched listings' timelines
+ * and changes are never deleted by a cache clear). Returns how many cached snapshots were
+ * retired (0 when none was reusable).
  */
-export async function deleteSnapshotsForApp(db: Db, appId: string): Promise<number> {
-  const res = await db.deleteFrom('app_snapshots').where('app_id', '=', appId).executeTakeFirst();
-  return Number(res.numDeletedRows);
+export async function retireSnapshotsForApp(db: Db, appId: string): Promise<number> {
+  const res = await db
+    .updateTable('app_snapshots')
+    .set({ reusable: false })
+    .where('app_id', '=', appId)
+    .where('reusable', '=', true)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** Snapshot `id` of app `appId` (any storefront), or null. */
+export async function findSnapshot(
+  db: Db,
+  appId: string,
+  id: string,
+): Promise<AppSnapshotRow | null> {
+  return (
+    (await db
+      .selectFrom('app_snapshots')
+      .selectAll()
+      .where('id', '=', id)
+      .where('app_id', '=', appId)
+      .executeTakeFirst()) ?? null
+  );
 }

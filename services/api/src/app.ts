@@ -19,6 +19,8 @@ import { analyticsRoutes } from './routes/analytics.routes';
 import { webRoutes } from './routes/web.routes';
 import { webConfigRoutes } from './routes/web-config.routes';
 import { reportPdfRoutes } from './routes/report-pdf.routes';
+import { watchRoutes } from './routes/watch.routes';
+import { notificationRoutes } from './routes/notification.routes';
 
 /** Options of {@link app}. */
 export interface AppOptions {
@@ -54,5 +56,7 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(analyticsRoutes, { prefix: '/api' });
   await fastify.register(webConfigRoutes, { prefix: '/api' });
   await fastify.register(reportPdfRoutes, { prefix: '/api' });
+  await fastify.register(watchRoutes, { prefix: '/api' });
+  await fastify.register(notificationRoutes, { prefix: '/api' });
   await fastify.register(webRoutes);
 }

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { LOG_LEVELS, parseEnv } from '@aso/contracts';
+import { LOG_LEVELS, parseEnv, ZEnvFlag } from '@aso/contracts';
 
 /** `apps/web/dist` of this checkout, found from this file's place (services/api/src). */
 const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../../apps/web/dist', import.meta.url));
@@ -110,6 +110,14 @@ export const ZApiEnv = z.object({
   CONSULTING_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
   /** How long a PDF report request waits for its render (ms) before answering 504. */
   RENDER_WAIT_MS: z.coerce.number().int().min(1000).default(90_000),
+  /** Listings a user may watch (`mine` and `competitor` together). */
+  WATCHLIST_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
+  /**
+   * TEST ONLY: accept webhook URLs on loopback addresses (127/8, ::1), so tests can deliver to
+   * a receiver on this machine. Every other private range stays refused. Never set it in
+   * production: it lets users make the server call itself.
+   */
+  WEBHOOK_ALLOW_LOOPBACK: ZEnvFlag,
   /** Heartbeat comment interval on SSE streams (ms). */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(1000).default(15_000),
 });

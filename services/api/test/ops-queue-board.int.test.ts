@@ -113,6 +113,7 @@ describe('queue monitor at /admin/queues', () => {
       'maintenance',
       'render',
       'scrape',
+      'webhook',
     ]);
     expect(body.queues.find((q) => q.name === 'scrape')?.counts.waiting).toBe(1);
     expect(body.queues.every((q) => q.readOnlyMode)).toBe(true);

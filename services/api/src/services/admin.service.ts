@@ -9,7 +9,7 @@ import type {
 } from '@aso/contracts';
 import { STORE_HEALTH_HOURS } from '@aso/contracts';
 import {
-  deleteSnapshotsForApp,
+  retireSnapshotsForApp,
   deleteAudit,
   listAuditHistory,
   listCachedApps,
@@ -65,9 +65,9 @@ export async function cachedApps(db: Db): Promise<TCachedApp[]> {
   return rows.map((r) => ({ ...r, lastFetchedAt: r.lastFetchedAt.toISOString() }));
 }
 
-/** Deletes app `appId`'s snapshots so its next audit scrapes the store again. */
+/** Retires app `appId`'s cached snapshots so its next audit scrapes the store again; the snapshots stay as history. */
 export async function clearAppCache(db: Db, appId: string): Promise<TClearCacheAnswer> {
-  return { appId, cleared: await deleteSnapshotsForApp(db, appId) };
+  return { appId, cleared: await retireSnapshotsForApp(db, appId) };
 }
 
 /**

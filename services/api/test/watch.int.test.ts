@@ -9,6 +9,7 @@ import { describe, expect, vi } from 'vitest';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { it } from '@aso/testkit/vitest';
+import { createTestUser, type TestUser } from '@aso/testkit';
 import {
   changeKind,
   ZHistoryAnswer,
@@ -30,21 +31,19 @@ import {
 } from '../../../packages/appstore/test/recordings/constructed.recordings';
 import {
   appstoreFixturesDir,
-  createUser,
   INSTAGRAM_URL,
   SPOTIFY_URL,
   startApi,
   workerEnv,
   type TestApi,
-  type TestUser,
 } from './audit.helpers';
 
 const WAIT = { timeout: 30_000, interval: 100 };
 
 let users = 0;
 /** A signed-in user with an email of its own (the database is shared by the file's tests). */
-const newUser = (db: Parameters<typeof createUser>[0]) =>
-  createUser(db, `watcher-${++users}@example.com`);
+const newUser = (db: Parameters<typeof createTestUser>[0]) =>
+  createTestUser(db, `watcher-${++users}@example.com`);
 
 /** A local webhook receiver: records each POST; answers with `status()` (default 200). */
 async function startReceiver(status: () => number = () => 200) {

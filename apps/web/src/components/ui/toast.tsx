@@ -1,7 +1,7 @@
 import * as ToastPrimitives from '@radix-ui/react-toast';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { XIcon } from 'lucide-react';
-import type { ComponentProps } from 'react';
+import { useEffect, useRef, type ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
 /** How long a toast stays (ms, spec section 9). */
@@ -23,13 +23,39 @@ export function ToastProvider(props: ComponentProps<typeof ToastPrimitives.Provi
   );
 }
 
-/** The notification area (F8 focuses it). */
+/**
+ * The notification area (F8 focuses it). When its last toast closes while it has the focus
+ * (F8, then the close button or Escape), the focus goes back to where it was before F8
+ * instead of staying on the empty area (WCAG 2.1 2.4.3 Focus Order).
+ */
 export function ToastViewport({
   className,
   ...props
 }: ComponentProps<typeof ToastPrimitives.Viewport>) {
+  const viewport = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const area = viewport.current;
+    if (!area) return;
+    let before: HTMLElement | null = null;
+    const onFocusIn = (event: FocusEvent) => {
+      const from = event.relatedTarget;
+      if (from instanceof HTMLElement && !area.contains(from)) before = from;
+    };
+    const observer = new MutationObserver(() => {
+      if (area.childElementCount > 0 || document.activeElement !== area) return;
+      if (before?.isConnected) before.focus();
+      before = null;
+    });
+    area.addEventListener('focusin', onFocusIn);
+    observer.observe(area, { childList: true });
+    return () => {
+      area.removeEventListener('focusin', onFocusIn);
+      observer.disconnect();
+    };
+  }, []);
   return (
     <ToastPrimitives.Viewport
+      ref={viewport}
       hotkey={TOAST_HOTKEY}
       className={cn(
         'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]',

@@ -2,13 +2,13 @@
  * The keyboard alone, at 1440x900 and 390x844 (WCAG 2.1 2.1.1 Keyboard, 2.4.1 Bypass Blocks,
  * 2.4.3 Focus Order, 2.4.7 Focus Visible, 4.1.3 Status Messages): the skip link; an audit
  * started with Enter, the focus on the progress heading and then on the result's heading, step
- * changes announced once each; saving, a toast reached with F8; a saved audit opened and
- * deleted from the sidebar, the focus given back when its confirmation closes and kept when its
- * row goes; the dashboard's files chosen, removed and uploaded, the focus on the dataset after
- * the upload; the metric selector and the date picker (a range chosen with the arrow keys)
- * giving the focus back to their triggers; a dialog giving it back to its trigger; the admin
- * gate, and the admin screen's heading after the unlock. On a phone the sidebar is a sheet,
- * opened from its trigger.
+ * changes announced once each; saving, a toast reached with F8 and the focus back where it was
+ * once the toast closes; a saved audit opened and deleted from the sidebar, the focus given
+ * back when its confirmation closes and kept when its row goes; the dashboard's files chosen,
+ * removed and uploaded, the focus on the dataset after the upload; the metric selector and the
+ * date picker (a range chosen with the arrow keys) giving the focus back to their triggers; a
+ * dialog giving it back to its trigger; the admin gate, and the admin screen's heading after
+ * the unlock. On a phone the sidebar is a sheet, opened from its trigger.
  */
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -160,6 +160,7 @@ describe.each(SIZES)('keyboard only at $name size', ({ name, viewport, phone }) 
     expect(await focusIsVisible(page)).toBe(true);
     await page.keyboard.press('Enter');
     await page.getByText('Audit Saved', { exact: true }).waitFor({ state: 'detached' });
+    await expectFocused(page, save, 'a closed toast gives the focus back to where F8 took it');
 
     // The saved audit, from the sidebar: a new analysis first, then the saved one opened.
     await tabTo(page, page.getByRole('button', { name: 'new analysis' }), { backwards: true });
@@ -223,7 +224,12 @@ describe.each(SIZES)('keyboard only at $name size', ({ name, viewport, phone }) 
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await expectFocused(page, help, 'a closed dialog gives the focus back to its trigger');
 
-    // Each file field opens the file chooser with Space; its drop zone shows the focus.
+    // Each file field opens the file chooser with Space; its drop zone shows the focus. A
+    // listener from now on has Chromium hand the choosers to the test from the first one (one
+    // added only while waiting can come after the key press).
+    const noop = () => undefined;
+    page.on('filechooser', noop);
+    await page.evaluate('0');
     const pick = async (slot: string, file: string) => {
       const chooser = page.waitForEvent('filechooser');
       await page.keyboard.press('Space');
@@ -246,6 +252,7 @@ describe.each(SIZES)('keyboard only at $name size', ({ name, viewport, phone }) 
     await page.keyboard.press('Enter');
     await page.getByTestId('chart-legend').waitFor({ timeout: 60_000 });
     await expectFocused(page, page.getByTestId('dataset-title'), 'the dataset takes the focus');
+    page.off('filechooser', noop);
 
     // Metric selector: a checkbox per row, Space toggles, Escape gives the focus back.
     const metrics = page.getByTestId('metric-selector-trigger');

@@ -1,6 +1,6 @@
 /**
  * `pnpm bench [name...] [options]`: runs the benchmarks of docs/BENCHMARKS.md (all, or the named
- * ones: audit, throughput, sse, csv, reads, web), prints a table and writes docs/BENCHMARKS.md (a
+ * ones: audit, throughput, sse, csv, reads, web, soak, faults), prints a table and writes docs/BENCHMARKS.md (a
  * partial run replaces only its own sections). Exits 1 when a benchmark failed (an audit failed, an
  * event was lost, an answer broke its contract): a fast but wrong run is no result.
  *
@@ -9,6 +9,8 @@
  *   --runs <n>         repeated runs of every benchmark (default: per benchmark, 3-5)
  *   --csv-mb <list>    export sizes of the CSV ladder in MB, e.g. 1,5 (default 1,5,20)
  *   --profile          write V8 CPU profiles of the services and summarise them
+ *   --heap-snapshots   soak: write V8 heap snapshots of the api after the warm-up and at the
+ *                      end into the work folder (use with --keep)
  *   --web-dist <dir>   measure this built web app instead of building one
  *   --out <file>       where to write (default docs/BENCHMARKS.md); --no-write to skip
  *   --keep             keep the temporary folder (logs, generated files, profiles)
@@ -39,6 +41,7 @@ const { values, positionals } = parseArgs({
     runs: { type: 'string' },
     'csv-mb': { type: 'string' },
     profile: { type: 'boolean', default: false },
+    'heap-snapshots': { type: 'boolean', default: false },
     'web-dist': { type: 'string' },
     out: { type: 'string' },
     'no-write': { type: 'boolean', default: false },
@@ -67,6 +70,7 @@ function withRuns(sizes: TBenchSizes, runs: number): TBenchSizes {
     reads: { ...sizes.reads, runs },
     web: sizes.web,
     soak: sizes.soak,
+    faults: { runs },
   };
 }
 
@@ -138,6 +142,7 @@ const outcome = await runBenchmarks({
   sizes,
   workDir,
   cpuProfile: values.profile,
+  heapSnapshots: values['heap-snapshots'],
   webDistDir: values['web-dist'] ? resolve(values['web-dist']) : null,
   log,
 });

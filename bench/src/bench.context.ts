@@ -36,6 +36,8 @@ export interface TBenchSizes {
   web: { runs: number };
   /** Mixed load: users in a loop, warm-up and measured seconds, RSS sampling interval (s). */
   soak: { users: number; warmupS: number; durationS: number; sampleEveryS: number };
+  /** Rounds of the fault scenarios (each round runs every scenario once). */
+  faults: { runs: number };
 }
 
 /** Target sizes: 4-app audits, 100 concurrent audits, 2,000 SSE clients, 2 x 20 MB, 5 years. */
@@ -54,6 +56,7 @@ export const FULL_SIZES: TBenchSizes = {
   reads: { years: 5, durationS: 10, connections: 10, pageConnections: 32, runs: 3 },
   web: { runs: 1 },
   soak: { users: 8, warmupS: 60, durationS: 600, sampleEveryS: 5 },
+  faults: { runs: 3 },
 };
 
 /** Tiny sizes that keep every benchmark working (CI smoke test, `--quick`). */
@@ -65,6 +68,7 @@ export const SMOKE_SIZES: TBenchSizes = {
   reads: { years: 1, durationS: 1, connections: 2, pageConnections: 2, runs: 1 },
   web: { runs: 1 },
   soak: { users: 2, warmupS: 1, durationS: 3, sampleEveryS: 1 },
+  faults: { runs: 1 },
 };
 
 /** What a benchmark gets to run with. */
@@ -74,10 +78,17 @@ export interface TBenchContext {
   workDir: string;
   /** Write V8 CPU profiles of the services (`--profile`). */
   cpuProfile: boolean;
+  /** Write V8 heap snapshots of the api where a benchmark takes them (`--heap-snapshots`). */
+  heapSnapshots: boolean;
   /** A built web app to measure instead of building one (`--web-dist`). */
   webDistDir: string | null;
   /** Progress lines for the person running the benchmark. */
   log(message: string): void;
+  /**
+   * Registers something the benchmark started itself (e.g. a whole `FaultSystem`) so that
+   * Ctrl-C closes it too; answers the function that closes it and forgets it.
+   */
+  adopt(resource: { close(): Promise<void> }): () => Promise<void>;
   /**
    * The system (database, Redis prefix, replay server, api) for a benchmark, with the replay
    * server set to `storeDelayMs`. Closed by the runner after the benchmark (or at the very end

@@ -8,6 +8,7 @@ import { sseFanOutBenchmark } from './benchmarks/sse-fanout.bench';
 import { throughputBenchmark } from './benchmarks/throughput.bench';
 import { webBundleBenchmark } from './benchmarks/web.bench';
 import { soakBenchmark } from './benchmarks/soak.bench';
+import { faultsBenchmark } from './benchmarks/faults.bench';
 import { describeProfile, summarizeProfile, type TCpuProfile } from './report/cpu-profile.summary';
 import type { TFailedBench } from './report/markdown.writer';
 import type { TBenchContext, TBenchmark, TBenchSizes } from './bench.context';
@@ -22,6 +23,7 @@ export const BENCHMARKS: Record<TBenchName, TBenchmark> = {
   reads: readsBenchmark,
   web: webBundleBenchmark,
   soak: soakBenchmark,
+  faults: faultsBenchmark,
 };
 
 /** Options of {@link runBenchmarks}. */
@@ -30,6 +32,7 @@ export interface RunBenchmarksOptions {
   sizes: TBenchSizes;
   workDir: string;
   cpuProfile?: boolean;
+  heapSnapshots?: boolean;
   webDistDir?: string | null;
   /**
    * One system (database, prefix, replay server, api) for all benchmarks instead of a fresh one
@@ -45,7 +48,8 @@ export interface TRunOutcome {
   failed: boolean;
 }
 
-const open = new Set<BenchSystem>();
+/** What runs and must be closed on Ctrl-C: benchmark systems and resources a benchmark adopted. */
+const open = new Set<{ close(): Promise<void> }>();
 
 /** Stops every system still running (used on Ctrl-C so no server outlives the run). */
 export async function closeAllSystems(): Promise<void> {
@@ -98,8 +102,15 @@ export async function runBenchmarks(opts: RunBenchmarksOptions): Promise<TRunOut
         sizes: opts.sizes,
         workDir: opts.workDir,
         cpuProfile: opts.cpuProfile ?? false,
+        heapSnapshots: opts.heapSnapshots ?? false,
         webDistDir: opts.webDistDir ?? null,
         log,
+        adopt: (resource) => {
+          open.add(resource);
+          return async () => {
+            if (open.delete(resource)) await resource.close();
+          };
+        },
         system: async (label, storeDelayMs) => {
           if (opts.shareSystem && shared) {
             await shared.setStoreDelay(storeDelayMs);

@@ -1,5 +1,14 @@
 /** Names of the benchmarks, in the order `pnpm bench` runs them (docs/BENCHMARKS.md). */
-export const BENCH_NAMES = ['audit', 'throughput', 'sse', 'csv', 'reads', 'web', 'soak'] as const;
+export const BENCH_NAMES = [
+  'audit',
+  'throughput',
+  'sse',
+  'csv',
+  'reads',
+  'web',
+  'soak',
+  'faults',
+] as const;
 export type TBenchName = (typeof BENCH_NAMES)[number];
 
 /** Units a figure is given in. `ms`/`s` are durations, `MB` is 10^6 bytes, `KB` 10^3 bytes. */

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { readSse } from '@aso/api-client';
 import { generateExport } from '../data/asc-export.generator';
+import type { TProcessMemory } from '../harness/bench.system';
 import { parseStatusRssBytes } from '../probes/process.sampler';
 import { FiguresBuilder } from '../report/figures.builder';
 import { formatValue } from '../report/format.helpers';
@@ -26,6 +28,13 @@ export function slope(xs: readonly number[], ys: readonly number[]): number {
     den += (xs[i]! - mx) ** 2;
   }
   return den === 0 ? 0 : num / den;
+}
+
+/** One sample of the api's memory: RSS (MB) and the probe's breakdown (bytes; null if it failed). */
+interface TSoakSample {
+  t: number;
+  mb: number;
+  heap: TProcessMemory | null;
 }
 
 /** RSS of process `pid` now (MB = 10^6 bytes). */
@@ -78,13 +87,27 @@ export const soakBenchmark: TBenchmark = {
     const counts = { audit: 0, lists: 0, sse: 0, upload: 0 };
     const errors: string[] = [];
     const pid = system.apiProcess.pid;
-    const samples: { t: number; mb: number }[] = [];
+    const samples: TSoakSample[] = [];
     const t0 = performance.now();
     const warmupEnd = t0 + size.warmupS * 1000;
     const end = warmupEnd + size.durationS * 1000;
-    const sampler = setInterval(
-      () => samples.push({ t: (performance.now() - t0) / 1000, mb: rssMb(pid) }),
-      size.sampleEveryS * 1000,
+    const sample = async () => {
+      const t = (performance.now() - t0) / 1000;
+      const mb = rssMb(pid);
+      const heap = await system.apiMemory().catch(() => null);
+      samples.push({ t, mb, heap });
+    };
+    const sampler = setInterval(() => void sample(), size.sampleEveryS * 1000);
+    // With --heap-snapshots: a heap snapshot of the api at the end of the warm-up and at the end, to
+    // compare what the heap holds (kept in the work folder with --keep).
+    const snapshots: Promise<void>[] = [];
+    const snapshot = (name: string) =>
+      ctx.heapSnapshots
+        ? system.apiHeapSnapshot(join(ctx.workDir, `soak-api-${name}.heapsnapshot`))
+        : Promise.resolve();
+    const warmupSnapshot = setTimeout(
+      () => snapshots.push(snapshot('after-warmup')),
+      size.warmupS * 1000,
     );
     const get = async (token: string, path: string) => {
       const res = await fetch(`${base}${path}`, {
@@ -131,7 +154,10 @@ export const soakBenchmark: TBenchmark = {
       }),
     );
     clearInterval(sampler);
-    samples.push({ t: (performance.now() - t0) / 1000, mb: rssMb(pid) });
+    clearTimeout(warmupSnapshot);
+    await sample();
+    await Promise.all(snapshots);
+    await snapshot('end');
     if (errors.length > 0)
       throw new BenchFailure(
         `${errors.length} requests failed, e.g. ${errors.slice(0, 3).join('; ')}`,
@@ -143,12 +169,17 @@ export const soakBenchmark: TBenchmark = {
     const window = Math.max(1, Math.round(measured.length / 10));
     const afterWarmup = median(measured.slice(0, window).map((s) => s.mb));
     const afterRun = median(measured.slice(-window).map((s) => s.mb));
+    // The same two windows for the V8 heap: live objects (used) and what V8 reserved (total).
+    const heapMb = (part: TSoakSample[], key: 'heapUsed' | 'heapTotal' | 'external') =>
+      median(part.filter((s) => s.heap).map((s) => s.heap![key] / 1e6));
     const growthPct = ((afterRun - afterWarmup) / afterWarmup) * 100;
     const perMinute =
       slope(
         measured.map((s) => s.t / 60),
         measured.map((s) => s.mb),
       ) || 0;
+    const head = measured.slice(0, window);
+    const last = measured.slice(-window);
     const figures = new FiguresBuilder()
       .add('rss.warm', 'api RSS after warm-up (median of the first tenth)', 'MB', afterWarmup)
       .add('rss.end', 'api RSS at the end (median of the last tenth)', 'MB', afterRun)
@@ -158,6 +189,30 @@ export const soakBenchmark: TBenchmark = {
         'api RSS slope over the measured part (MB/min, 0 when falling)',
         'MB',
         Math.max(0, perMinute),
+      );
+    for (const [key, what] of [
+      ['heapUsed', 'V8 heap used'],
+      ['heapTotal', 'V8 heap reserved (heapTotal)'],
+    ] as const)
+      figures
+        .add(
+          `${key}.warm`,
+          `api ${what} after warm-up (median of the first tenth)`,
+          'MB',
+          heapMb(head, key),
+        )
+        .add(
+          `${key}.end`,
+          `api ${what} at the end (median of the last tenth)`,
+          'MB',
+          heapMb(last, key),
+        );
+    figures
+      .add(
+        'external.end',
+        'api memory outside the V8 heap held by JS objects (external, incl. Buffers) at the end',
+        'MB',
+        heapMb(last, 'external'),
       )
       .add(
         'requests',
@@ -192,11 +247,26 @@ export const soakBenchmark: TBenchmark = {
       figures: figures.build(),
       tables: [
         {
-          title: 'api RSS over time',
-          columns: ['t (s)', 'RSS (MB)'],
+          title: 'api memory over time (MB; heap and external from process.memoryUsage())',
+          columns: [
+            't (s)',
+            'RSS',
+            'V8 heap reserved',
+            'V8 heap used',
+            'external',
+            'of which ArrayBuffers',
+          ],
           rows: samples
             .filter((_, i) => i % Math.max(1, Math.floor(samples.length / 20)) === 0)
-            .map((s) => [s.t.toFixed(0), s.mb.toFixed(1)]),
+            .map((s) => [
+              s.t.toFixed(0),
+              s.mb.toFixed(1),
+              ...(s.heap
+                ? [s.heap.heapTotal, s.heap.heapUsed, s.heap.external, s.heap.arrayBuffers].map(
+                    (b) => (b / 1e6).toFixed(1),
+                  )
+                : ['-', '-', '-', '-']),
+            ]),
         },
       ],
       targets,

@@ -10,6 +10,17 @@ import { createUsers } from './bench.users';
 import { freeBenchPort, releaseBenchPort } from './ports.helpers';
 import { answersOk, spawnService, waitFor, type ServiceProcess } from './service.process';
 
+/** A process's memory as the probe reports it (bytes). */
+export interface TProcessMemory {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  /** Per V8 heap space (new_space, old_space, code_space, large_object_space, ...). */
+  spaces: Record<string, { size: number; used: number }>;
+}
+
 /** The worker services and their entry scripts (as scripts/start.ts runs them). */
 export const WORKER_SCRIPTS = {
   scraper: 'services/scraper/src/main.ts',
@@ -365,6 +376,24 @@ export class BenchSystem {
     const file = join(dir, `${name}.cpuprofile`);
     writeFileSync(file, await res.text());
     return file;
+  }
+
+  /**
+   * Where the api process's memory is now (bytes): `process.memoryUsage()` and each V8 heap
+   * space's size and use, from the preloaded probe.
+   */
+  async apiMemory(): Promise<TProcessMemory> {
+    const res = await fetch(`${this.probeUrl}/memory`, { signal: AbortSignal.timeout(10_000) });
+    if (!res.ok) throw new Error(`memory probe answered ${res.status}`);
+    return (await res.json()) as TProcessMemory;
+  }
+
+  /** Writes a V8 heap snapshot of the api process to `file` (takes seconds; the api pauses). */
+  async apiHeapSnapshot(file: string): Promise<void> {
+    const res = await fetch(`${this.probeUrl}/heap-snapshot?file=${encodeURIComponent(file)}`, {
+      signal: AbortSignal.timeout(300_000),
+    });
+    if (!res.ok) throw new Error(`heap snapshot answered ${res.status}: ${await res.text()}`);
   }
 
   /** Starts a new event-loop delay window in the api process. */

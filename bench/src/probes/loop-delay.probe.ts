@@ -5,12 +5,16 @@
  * - `GET /reset`: starts a new measurement window (204);
  * - `GET /read`: the window so far as JSON `{ p50, p90, p99, max, mean }` in ms and `count`;
  * - `GET /profile/start`, `GET /profile/stop`: a V8 CPU profile of exactly that window (the
- *   inspector's Profiler), answered by `stop` as `.cpuprofile` JSON.
+ *   inspector's Profiler), answered by `stop` as `.cpuprofile` JSON;
+ * - `GET /memory`: where the process's memory is, in bytes: `process.memoryUsage()` (rss,
+ *   heapTotal, heapUsed, external, arrayBuffers) and the size and use of each V8 heap space;
+ * - `GET /heap-snapshot?file=<path>`: writes a V8 heap snapshot to that path (204).
  * The server is unref'd, so it never keeps the gateway alive.
  */
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 
 const port = Number(process.env.BENCH_PROBE_PORT);
 if (Number.isInteger(port) && port > 0) {
@@ -40,6 +44,29 @@ if (Number.isInteger(port) && port > 0) {
         count: histogram.count,
       };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      return;
+    }
+    if (req.url === '/memory') {
+      const body = {
+        ...process.memoryUsage(),
+        spaces: Object.fromEntries(
+          getHeapSpaceStatistics().map((s) => [
+            s.space_name,
+            { size: s.space_size, used: s.space_used_size },
+          ]),
+        ),
+      };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      return;
+    }
+    if (req.url?.startsWith('/heap-snapshot?')) {
+      const file = new URL(req.url, 'http://probe').searchParams.get('file');
+      if (!file) {
+        res.writeHead(400).end('file is required');
+        return;
+      }
+      writeHeapSnapshot(file);
+      res.writeHead(204).end();
       return;
     }
     if (req.url === '/profile/start') {

@@ -241,20 +241,22 @@ export const soakBenchmark: TBenchmark = {
       runs: 1,
       setup: [
         `${size.users} virtual users in a loop for ${size.warmupS} s of warm-up and ${size.durationS} s measured: of every 20 steps, 12 GET /api/audit/{id}, 4 list reads (saved audits, dashboards), 3 progress streams opened, replayed to their complete event and closed, 1 upload of two CONSTRUCTED 90-day exports (merged).`,
-        `The api's RSS (/proc/<pid>/status VmRSS) sampled every ${size.sampleEveryS} s; "after warm-up" and "at the end" are the medians of the first and the last tenth of the measured samples (RSS swings with the collector between samples); the slope is a least-squares fit over all measured samples.`,
+        `The api's RSS (/proc/<pid>/status VmRSS) sampled every ${size.sampleEveryS} s, with its V8 heap (reserved and used, per space) and external memory read in the process by the preloaded probe; "after warm-up" and "at the end" are the medians of the first and the last tenth of the measured samples (RSS swings with the collector between samples); the slope is a least-squares fit over all measured samples.`,
         `Requests: ${counts.audit} audit reads, ${counts.lists} list reads, ${counts.sse} progress streams, ${counts.upload} uploads.`,
       ],
       figures: figures.build(),
       tables: [
         {
-          title: 'api memory over time (MB; heap and external from process.memoryUsage())',
+          title:
+            'api memory over time (MB; V8 heap and external from process.memoryUsage() and v8.getHeapSpaceStatistics())',
           columns: [
             't (s)',
             'RSS',
             'V8 heap reserved',
-            'V8 heap used',
+            'new space reserved',
+            'old space reserved',
+            'V8 heap used (live and not yet collected)',
             'external',
-            'of which ArrayBuffers',
           ],
           rows: samples
             .filter((_, i) => i % Math.max(1, Math.floor(samples.length / 20)) === 0)
@@ -262,10 +264,14 @@ export const soakBenchmark: TBenchmark = {
               s.t.toFixed(0),
               s.mb.toFixed(1),
               ...(s.heap
-                ? [s.heap.heapTotal, s.heap.heapUsed, s.heap.external, s.heap.arrayBuffers].map(
-                    (b) => (b / 1e6).toFixed(1),
-                  )
-                : ['-', '-', '-', '-']),
+                ? [
+                    s.heap.heapTotal,
+                    s.heap.spaces.new_space?.size ?? 0,
+                    s.heap.spaces.old_space?.size ?? 0,
+                    s.heap.heapUsed,
+                    s.heap.external,
+                  ].map((b) => (b / 1e6).toFixed(1))
+                : ['-', '-', '-', '-', '-']),
             ]),
         },
       ],

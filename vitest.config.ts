@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -16,8 +17,8 @@ const sources = {
   ssr: { resolve: { conditions: ['@aso/source', ...defaultServerConditions] } },
 };
 
-// One runner, four projects: `pnpm test` runs them all; `--project
-// unit|integration|faults|browser` runs one. Integration files get their own database and Redis
+// One runner, five projects: `pnpm test` runs them all; `--project
+// unit|components|integration|faults|browser` runs one. Integration files get their own database and Redis
 // prefix from @aso/testkit.
 export default defineConfig({
   test: {
@@ -27,8 +28,28 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [...src.map((g) => `${g}/*.test.{ts,tsx}`), 'scripts/*.test.ts'],
-          exclude: ['**/*.int.test.ts', '**/*.e2e.test.ts', '**/node_modules/**'],
+          exclude: [
+            '**/*.int.test.ts',
+            '**/*.e2e.test.ts',
+            '**/*.component.test.tsx',
+            '**/node_modules/**',
+          ],
           environment: 'node',
+        },
+      },
+      {
+        // The web app's stateful screens rendered with Testing Library in happy-dom's DOM.
+        ...sources,
+        resolve: {
+          ...sources.resolve,
+          alias: { '@': fileURLToPath(new URL('apps/web/src', import.meta.url)) },
+        },
+        esbuild: { jsx: 'automatic' },
+        test: {
+          name: 'components',
+          include: ['apps/web/src/**/*.component.test.tsx'],
+          environment: 'happy-dom',
+          setupFiles: ['apps/web/src/test/component.setup.ts'],
         },
       },
       {

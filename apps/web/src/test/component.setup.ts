@@ -1,0 +1,7 @@
+/** Setup of the components project: each test starts from an empty document. */
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+afterEach(() => {
+  cleanup();
+});

@@ -20,7 +20,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { it as integrationIt } from '@aso/testkit/vitest';
 import {
   buildAppStoreUrl,
@@ -487,21 +487,22 @@ describe('failures', () => {
     try {
       const limited = await scraper.add({ appId: spotify.appId, bypassCache: true });
       const auditId = (limited.data as TScrapeJob).auditId;
-      let pausedAt = 0;
-      while (pausedAt === 0) {
-        const hit = (await scraper.bus.read(auditId)).find(
-          (e) => e.event.type === 'app_step' && e.event.message.includes('rate-limiting'),
-        );
-        if (hit) pausedAt = hit.event.emittedAt;
-        else await new Promise((r) => setTimeout(r, 10));
-      }
+      const pause = await vi.waitUntil(
+        async () =>
+          (await scraper.bus.read(auditId)).find(
+            (e) => e.event.type === 'app_step' && e.event.message.includes('rate-limiting'),
+          ),
+        { timeout: 10_000, interval: 10 },
+      );
+      const pausedAt = pause.event.emittedAt;
       // The limiter key holds far more than the configured max (50) only under a manual limit.
-      let ttl = await scraper.queue.getRateLimitTtl(50);
-      for (let i = 0; ttl <= 0 && i < 50; i += 1) {
-        await new Promise((r) => setTimeout(r, 5));
-        ttl = await scraper.queue.getRateLimitTtl(50);
-      }
-      expect(ttl).toBeGreaterThan(0);
+      const ttl = await vi.waitUntil(
+        async () => {
+          const left = await scraper.queue.getRateLimitTtl(50);
+          return left > 0 ? left : false;
+        },
+        { timeout: 1_000, interval: 5 },
+      );
       expect(ttl).toBeLessThanOrEqual(1_000);
 
       // A job added during the pause (a cache hit, no store request) waits for its end.

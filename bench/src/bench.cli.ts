@@ -1,6 +1,6 @@
 /**
  * `pnpm bench [name...] [options]`: runs the benchmarks of docs/BENCHMARKS.md (all, or the named
- * ones: audit, throughput, sse, csv, reads, web, soak, faults), prints a table and writes docs/BENCHMARKS.md (a
+ * ones: audit, throughput, sse, csv, reads, web, soak, faults, watch), prints a table and writes docs/BENCHMARKS.md (a
  * partial run replaces only its own sections). Exits 1 when a benchmark failed (an audit failed, an
  * event was lost, an answer broke its contract): a fast but wrong run is no result.
  *
@@ -71,6 +71,7 @@ function withRuns(sizes: TBenchSizes, runs: number): TBenchSizes {
     web: sizes.web,
     soak: sizes.soak,
     faults: { runs },
+    watch: { ...sizes.watch, runs },
   };
 }
 

@@ -38,6 +38,8 @@ export interface TBenchSizes {
   soak: { users: number; warmupS: number; durationS: number; sampleEveryS: number };
   /** Rounds of the fault scenarios (each round runs every scenario once). */
   faults: { runs: number };
+  /** Watched listings read by one scheduler round, and repeated rounds. */
+  watch: { apps: number; runs: number };
 }
 
 /** Target sizes: 4-app audits, 100 concurrent audits, 2,000 SSE clients, 2 x 20 MB, 5 years. */
@@ -57,6 +59,7 @@ export const FULL_SIZES: TBenchSizes = {
   web: { runs: 1 },
   soak: { users: 8, warmupS: 60, durationS: 600, sampleEveryS: 5 },
   faults: { runs: 3 },
+  watch: { apps: 1000, runs: 3 },
 };
 
 /** Tiny sizes that keep every benchmark working (CI smoke test, `--quick`). */
@@ -69,6 +72,7 @@ export const SMOKE_SIZES: TBenchSizes = {
   web: { runs: 1 },
   soak: { users: 2, warmupS: 1, durationS: 3, sampleEveryS: 1 },
   faults: { runs: 1 },
+  watch: { apps: 5, runs: 1 },
 };
 
 /** What a benchmark gets to run with. */

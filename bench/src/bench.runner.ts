@@ -9,6 +9,7 @@ import { throughputBenchmark } from './benchmarks/throughput.bench';
 import { webBundleBenchmark } from './benchmarks/web.bench';
 import { soakBenchmark } from './benchmarks/soak.bench';
 import { faultsBenchmark } from './benchmarks/faults.bench';
+import { watchBenchmark } from './benchmarks/watch.bench';
 import { describeProfile, summarizeProfile, type TCpuProfile } from './report/cpu-profile.summary';
 import type { TFailedBench } from './report/markdown.writer';
 import type { TBenchContext, TBenchmark, TBenchSizes } from './bench.context';
@@ -24,6 +25,7 @@ export const BENCHMARKS: Record<TBenchName, TBenchmark> = {
   web: webBundleBenchmark,
   soak: soakBenchmark,
   faults: faultsBenchmark,
+  watch: watchBenchmark,
 };
 
 /** Options of {@link runBenchmarks}. */

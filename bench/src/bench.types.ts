@@ -8,6 +8,7 @@ export const BENCH_NAMES = [
   'web',
   'soak',
   'faults',
+  'watch',
 ] as const;
 export type TBenchName = (typeof BENCH_NAMES)[number];
 

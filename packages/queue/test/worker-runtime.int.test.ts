@@ -1,4 +1,4 @@
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, describe, expect, vi } from 'vitest';
 import { Queue, QueueEvents } from 'bullmq';
 import { it } from '@aso/testkit/vitest';
 import { createRedis, createTypedWorker, runWorkerService, type JobHandler } from '@aso/queue';
@@ -47,7 +47,7 @@ describe('worker service shutdown', () => {
       appStoreUrl: 'https://apps.apple.com/us/app/id1',
     };
     const job = await queue.add('scrape', { ...data, appId: '1' });
-    while (started.length === 0) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitUntil(() => started.length > 0, { timeout: 10_000, interval: 20 });
     await service.close();
 
     expect(finished).toEqual(['1']);
@@ -94,7 +94,7 @@ describe('worker service shutdown', () => {
       role: 'main',
       appStoreUrl: 'https://apps.apple.com/us/app/id2',
     });
-    while (firstRuns === 0) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitUntil(() => firstRuns > 0, { timeout: 10_000, interval: 20 });
     await svc.close();
 
     const second = createTypedWorker('scrape', scrapeOnly(fast), {

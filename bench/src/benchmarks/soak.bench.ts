@@ -37,6 +37,13 @@ interface TSoakSample {
   heap: TProcessMemory | null;
 }
 
+/** The api right after two forced full collections: RSS, live heap and reserved heap (MB). */
+interface TCollected {
+  mb: number;
+  liveMb: number;
+  heapTotalMb: number;
+}
+
 /** RSS of process `pid` now (MB = 10^6 bytes). */
 function rssMb(pid: number): number {
   return (parseStatusRssBytes(readFileSync(`/proc/${pid}/status`, 'utf8')) ?? 0) / 1e6;
@@ -109,6 +116,27 @@ export const soakBenchmark: TBenchmark = {
       () => snapshots.push(snapshot('after-warmup')),
       size.warmupS * 1000,
     );
+    // RSS swings by 100 MB with the collector's cycle (the old space fills with garbage, then
+    // a full collection empties it): what the api holds once its garbage is gone is read after
+    // two forced full collections at the end of the warm-up and just before the load stops,
+    // both under the load.
+    const collected: { warm?: TCollected; end?: TCollected } = {};
+    const collect = async (at: 'warm' | 'end') => {
+      const heap = await system.apiMemoryAfterGc();
+      collected[at] = {
+        mb: rssMb(pid),
+        liveMb: heap.heapUsed / 1e6,
+        heapTotalMb: heap.heapTotal / 1e6,
+      };
+    };
+    const collecting: Promise<void>[] = [];
+    const collectTimers = [
+      setTimeout(() => collecting.push(collect('warm')), size.warmupS * 1000),
+      setTimeout(
+        () => collecting.push(collect('end')),
+        Math.max(size.warmupS * 1000, (size.warmupS + size.durationS) * 1000 - 3_000),
+      ),
+    ];
     const get = async (token: string, path: string) => {
       const res = await fetch(`${base}${path}`, {
         headers: { authorization: `Bearer ${token}` },
@@ -155,6 +183,8 @@ export const soakBenchmark: TBenchmark = {
     );
     clearInterval(sampler);
     clearTimeout(warmupSnapshot);
+    for (const t of collectTimers) clearTimeout(t);
+    await Promise.all(collecting);
     await sample();
     await Promise.all(snapshots);
     await snapshot('end');
@@ -207,6 +237,28 @@ export const soakBenchmark: TBenchmark = {
           'MB',
           heapMb(last, key),
         );
+    for (const [at, when] of [
+      ['warm', 'at the end of the warm-up'],
+      ['end', 'just before the load stops'],
+    ] as const) {
+      const c = collected[at];
+      if (!c) continue;
+      figures
+        .add(`gc.rss.${at}`, `api RSS right after two full collections, ${when}`, 'MB', c.mb)
+        .add(
+          `gc.live.${at}`,
+          `api V8 heap used right after two full collections (live objects), ${when}`,
+          'MB',
+          c.liveMb,
+        );
+    }
+    const findings: string[] = [];
+    if (collected.warm && collected.end) {
+      const pct = (a: number, b: number) => `${(((b - a) / a) * 100).toFixed(1)} %`;
+      findings.push(
+        `Once the garbage is collected the api holds ${formatValue(collected.warm.mb, 'MB')} RSS and ${formatValue(collected.warm.liveMb, 'MB')} of live V8 heap at the end of the warm-up, and ${formatValue(collected.end.mb, 'MB')} RSS and ${formatValue(collected.end.liveMb, 'MB')} live at the end (${pct(collected.warm.mb, collected.end.mb)} and ${pct(collected.warm.liveMb, collected.end.liveMb)}). Between collections the V8 heap used swings between ${formatValue(Math.min(...measured.filter((s) => s.heap).map((s) => s.heap!.heapUsed / 1e6)), 'MB')} and ${formatValue(Math.max(...measured.filter((s) => s.heap).map((s) => s.heap!.heapUsed / 1e6)), 'MB')}, and RSS with it: the window medians above depend on where in that cycle their samples fall.`,
+      );
+    }
     figures
       .add(
         'external.end',
@@ -276,7 +328,7 @@ export const soakBenchmark: TBenchmark = {
         },
       ],
       targets,
-      findings: [],
+      findings,
     };
   },
 };

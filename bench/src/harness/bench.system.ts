@@ -388,6 +388,16 @@ export class BenchSystem {
     return (await res.json()) as TProcessMemory;
   }
 
+  /**
+   * Runs two full collections in the api process and answers its memory right after (bytes):
+   * what it holds once its garbage is gone, whatever the collector's phase was.
+   */
+  async apiMemoryAfterGc(): Promise<TProcessMemory> {
+    const res = await fetch(`${this.probeUrl}/gc`, { signal: AbortSignal.timeout(60_000) });
+    if (!res.ok) throw new Error(`gc probe answered ${res.status}`);
+    return (await res.json()) as TProcessMemory;
+  }
+
   /** Writes a V8 heap snapshot of the api process to `file` (takes seconds; the api pauses). */
   async apiHeapSnapshot(file: string): Promise<void> {
     const res = await fetch(`${this.probeUrl}/heap-snapshot?file=${encodeURIComponent(file)}`, {

@@ -8,13 +8,16 @@
  *   inspector's Profiler), answered by `stop` as `.cpuprofile` JSON;
  * - `GET /memory`: where the process's memory is, in bytes: `process.memoryUsage()` (rss,
  *   heapTotal, heapUsed, external, arrayBuffers) and the size and use of each V8 heap space;
- * - `GET /heap-snapshot?file=<path>`: writes a V8 heap snapshot to that path (204).
+ * - `GET /heap-snapshot?file=<path>`: writes a V8 heap snapshot to that path (204);
+ * - `GET /gc`: two full collections (`gc()`, exposed through `v8.setFlagsFromString`), then the
+ *   `/memory` answer: what the process holds once the garbage is gone.
  * The server is unref'd, so it never keeps the gateway alive.
  */
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 const port = Number(process.env.BENCH_PROBE_PORT);
 if (Number.isInteger(port) && port > 0) {
@@ -26,6 +29,19 @@ if (Number.isInteger(port) && port > 0) {
     new Promise<unknown>((resolve, reject) => {
       session!.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result)));
     });
+
+  // Node's documented way to reach `gc()` without starting the process with --expose-gc.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const memory = () => ({
+    ...process.memoryUsage(),
+    spaces: Object.fromEntries(
+      getHeapSpaceStatistics().map((s) => [
+        s.space_name,
+        { size: s.space_size, used: s.space_used_size },
+      ]),
+    ),
+  });
 
   const server = createServer((req, res) => {
     const fail = (err: unknown) => res.writeHead(500).end(String(err));
@@ -46,17 +62,10 @@ if (Number.isInteger(port) && port > 0) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       return;
     }
-    if (req.url === '/memory') {
-      const body = {
-        ...process.memoryUsage(),
-        spaces: Object.fromEntries(
-          getHeapSpaceStatistics().map((s) => [
-            s.space_name,
-            { size: s.space_size, used: s.space_used_size },
-          ]),
-        ),
-      };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.url === '/memory' || req.url === '/gc') {
+      // The second collection also frees what the first one's finalizers released.
+      if (req.url === '/gc') for (let i = 0; i < 2; i++) gc();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(memory()));
       return;
     }
     if (req.url?.startsWith('/heap-snapshot?')) {

@@ -21,7 +21,19 @@ export interface TBenchSizes {
    * Export sizes to merge, smallest first (each of the two files is generated up to that many
    * bytes; or exactly `rows` rows when given, for the smoke test).
    */
-  csv: { bytes: number[]; rows?: number; runs: number };
+  csv: {
+    bytes: number[];
+    rows?: number;
+    runs: number;
+    /**
+     * Real-size merges: two exports of `realYears` years of daily rows, uploaded alone
+     * `realRuns` times, then by `realUsers` users at once `realRounds` times.
+     */
+    realYears: number;
+    realRuns: number;
+    realUsers: number;
+    realRounds: number;
+  };
   /**
    * Chart data and reports at `connections`; the page-load reads (audit, lists, check-access)
    * at `pageConnections`; each group with `/healthz` at its connections as the baseline.
@@ -54,7 +66,14 @@ export const FULL_SIZES: TBenchSizes = {
     baselineRuns: 2,
   },
   sse: { clients: 2000, audits: 8, runs: 3, delayMs: 300, baselineRuns: 3 },
-  csv: { bytes: [1_000_000, 5_000_000, 20_000_000], runs: 3 },
+  csv: {
+    bytes: [1_000_000, 5_000_000, 20_000_000],
+    runs: 3,
+    realYears: 10,
+    realRuns: 20,
+    realUsers: 10,
+    realRounds: 3,
+  },
   reads: { years: 5, durationS: 10, connections: 10, pageConnections: 32, runs: 3 },
   web: { runs: 1 },
   soak: { users: 8, warmupS: 60, durationS: 600, sampleEveryS: 5 },
@@ -67,7 +86,7 @@ export const SMOKE_SIZES: TBenchSizes = {
   audit: { runs: 1, delaysMs: [0] },
   throughput: { audits: 2, runs: 1, delayMs: 0, users: 2, scraperProcesses: [1], baselineRuns: 1 },
   sse: { clients: 20, audits: 2, runs: 1, delayMs: 0, baselineRuns: 1 },
-  csv: { bytes: [], rows: 200, runs: 1 },
+  csv: { bytes: [], rows: 200, runs: 1, realYears: 1, realRuns: 2, realUsers: 2, realRounds: 1 },
   reads: { years: 1, durationS: 1, connections: 2, pageConnections: 2, runs: 1 },
   web: { runs: 1 },
   soak: { users: 2, warmupS: 1, durationS: 3, sampleEveryS: 1 },

@@ -30,6 +30,8 @@ export interface SharedReadCacheOptions<V> {
  */
 export class SharedReadCache<V extends object> implements TInvalidationHandler {
   private readonly lru: LRUCache<string, V>;
+  /** Loads in flight by key: concurrent misses of one key share one read. */
+  private readonly inflight = new Map<string, Promise<V | null>>();
   private readonly unregister: () => void;
 
   constructor(
@@ -48,7 +50,9 @@ export class SharedReadCache<V extends object> implements TInvalidationHandler {
   /**
    * The entry of `key`, else what `load` reads: kept when it is not null, `keep` allows it
    * (default: always), the bus is live and nothing was invalidated meanwhile. `load` errors
-   * are thrown as they are.
+   * are thrown as they are. Concurrent misses of one key share one `load` (so an entry that
+   * lapses under load costs one read, not one per waiting request): `load` must not depend on
+   * the caller. A load that an invalidation overtook is not joined by later reads.
    */
   async read(
     key: string,
@@ -57,17 +61,26 @@ export class SharedReadCache<V extends object> implements TInvalidationHandler {
   ): Promise<V | null> {
     const hit = this.lru.get(key);
     if (hit !== undefined) return hit;
+    const running = this.inflight.get(key);
+    if (running) return running;
     const generation = this.bus.generation;
-    const value = await load();
-    if (
-      value !== null &&
-      this.opts.ttlMs > 0 &&
-      this.bus.live &&
-      this.bus.generation === generation &&
-      keep(value)
-    )
-      this.lru.set(key, value);
-    return value;
+    const loading = load().then((value) => {
+      if (
+        value !== null &&
+        this.opts.ttlMs > 0 &&
+        this.bus.live &&
+        this.bus.generation === generation &&
+        keep(value)
+      )
+        this.lru.set(key, value);
+      return value;
+    });
+    this.inflight.set(key, loading);
+    const forget = () => {
+      if (this.inflight.get(key) === loading) this.inflight.delete(key);
+    };
+    loading.then(forget, forget);
+    return loading;
   }
 
   /** Drops `key` here at once and in every other process (see `CacheInvalidationBus.publish`). */
@@ -82,12 +95,16 @@ export class SharedReadCache<V extends object> implements TInvalidationHandler {
 
   invalidate(message: TInvalidation): void {
     if (message.scope === this.opts.scope) {
-      if (message.key === EVERY_KEY) this.lru.clear();
-      else this.lru.delete(message.key);
+      if (message.key === EVERY_KEY) this.reset();
+      else {
+        this.lru.delete(message.key);
+        this.inflight.delete(message.key);
+      }
       return;
     }
     const keyOf = this.opts.dependsOn?.[message.scope];
     if (!keyOf) return;
+    this.inflight.clear();
     for (const [key, value] of this.lru.entries()) {
       if (message.key === EVERY_KEY || keyOf(value) === message.key) this.lru.delete(key);
     }
@@ -95,6 +112,7 @@ export class SharedReadCache<V extends object> implements TInvalidationHandler {
 
   reset(): void {
     this.lru.clear();
+    this.inflight.clear();
   }
 
   /** Stops listening to invalidations and empties the cache. */

@@ -113,7 +113,7 @@ describe('pnpm bench --quick (every benchmark with tiny sizes)', () => {
       );
       const md = renderMarkdown(stored, null);
       for (const r of byName.values()) expect(md).toContain(`. ${r.title}`);
-      expect(Object.keys(readStoredResults(md))).toEqual([...BENCH_NAMES]);
+      expect(Object.keys(readStoredResults(md)).sort()).toEqual([...SMOKED].sort());
     },
   );
 });

@@ -3,14 +3,20 @@
  * order, one main landmark and named dialogs; see `support/axe.ts`): the sign-in and sign-up
  * screen, the sign-in code dialog, the audit form with its errors and a toast, the progress
  * view during a run, the results, the standalone result page, the dashboard with data and its
- * metric selector and date picker open, the admin gate and the unlocked admin screen, the 404
- * page and 'AUDIT NOT FOUND'. Each state is reached once and checked at both sizes by resizing
+ * metric selector and date picker open, the watchlist (empty and with listings), a watched
+ * app's timeline with changes, the alerts screen and the dashboard's Change impact card, the
+ * admin gate and the unlocked admin screen, the 404 page and 'AUDIT NOT FOUND'. Each state is reached once and checked at both sizes by resizing
  * the page, which keeps the run short.
  */
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
+import { ZHistoryAnswer, ZWatchItem } from '@aso/contracts';
+import {
+  CONSTRUCTED_APP,
+  CONSTRUCTED_DAYS,
+} from '../packages/appstore/test/recordings/constructed.recordings';
 import { axeViolations, VIEWPORTS, type AxeViolation } from './support/axe';
 import { launchBrowser, newAppPage, saveScreenshot, screenshotOnFailure } from './support/browser';
 import { generateAccessCode } from './support/session';
@@ -18,6 +24,7 @@ import './support/provided';
 
 const baseUrl = inject('baseUrl');
 const adminCode = inject('adminCode');
+const replayUrl = inject('replayUrl');
 
 const SPOTIFY_URL = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
 const INSTAGRAM_URL = 'https://apps.apple.com/us/app/instagram/id389801252';
@@ -60,6 +67,32 @@ async function checkBothSizes(
   }
   await page.setViewportSize(VIEWPORTS.desktop);
   return findings;
+}
+
+/** Sets the replay server's as-of day (null: the newest recordings). */
+async function setAsOf(day: string | null): Promise<void> {
+  const res = await fetch(`${replayUrl}/__as-of${day ? `?day=${day}` : ''}`, {
+    method: 'PUT',
+    signal: AbortSignal.timeout(5_000),
+  });
+  if (!res.ok) throw new Error(`__as-of answered ${res.status}: ${await res.text()}`);
+}
+
+/** Calls the api as the page's signed-in user and parses the JSON answer. */
+async function callApi(page: Page, path: string, method = 'GET', body?: unknown): Promise<unknown> {
+  const token = await page.evaluate(() => localStorage.getItem('sessionToken'));
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+  const text = await res.text();
+  return text === '' ? null : JSON.parse(text);
 }
 
 function expectClean(findings: Finding[]): void {
@@ -257,6 +290,68 @@ describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
     findings.push(...(await checkBothSizes(page, 'date picker open', openPicker)));
     await page.keyboard.press('Escape');
     await page.getByTestId('date-range-popover').waitFor({ state: 'detached' });
+    expectClean(findings);
+  });
+
+  it("the watchlist, a watched app's timeline with changes, the alerts and the Change impact card", async () => {
+    const findings: Finding[] = [];
+    // The dashboard of the previous test stays open (in-app navigation keeps it).
+    await page.getByTestId('nav-watchlist').click();
+    await page
+      .getByTestId('watchlist-page')
+      .getByText('You are not watching any listing yet.', { exact: false })
+      .waitFor();
+    findings.push(...(await checkBothSizes(page, 'watchlist empty')));
+
+    // A listing read on one day, then changed on the next (constructed recordings).
+    await setAsOf(CONSTRUCTED_DAYS[0]);
+    try {
+      const item = ZWatchItem.parse(
+        await callApi(page, '/api/watchlist', 'POST', {
+          appStoreUrl: CONSTRUCTED_APP.url,
+          role: 'mine',
+        }),
+      );
+      await expect
+        .poll(
+          async () => {
+            const list = ZWatchItem.array().parse(await callApi(page, '/api/watchlist'));
+            return list.find((w) => w.id === item.id)?.lastCheckedAt ?? null;
+          },
+          { timeout: 60_000, interval: 500 },
+        )
+        .not.toBeNull();
+      await setAsOf(CONSTRUCTED_DAYS[1]);
+      await callApi(page, `/api/watchlist/${item.id}/refresh`, 'POST');
+      const historyPath = `/api/apps/${CONSTRUCTED_APP.appId}/history?storefront=us`;
+      await expect
+        .poll(async () => ZHistoryAnswer.parse(await callApi(page, historyPath)).changes.length, {
+          timeout: 60_000,
+          interval: 500,
+        })
+        .toBeGreaterThan(0);
+    } finally {
+      await setAsOf(null);
+    }
+
+    await page.getByRole('button', { name: 'dashboard', exact: true }).click();
+    const card = page.getByTestId('change-impact');
+    await card.getByTestId('impact-app-picker').waitFor();
+    await card.getByTestId('impact-app-picker').selectOption(`${CONSTRUCTED_APP.appId}:us`);
+    await card.getByTestId('impact-change').waitFor();
+    findings.push(...(await checkBothSizes(page, 'dashboard change impact')));
+
+    await page.goto('/watchlist');
+    await page.getByTestId('watch-item').waitFor();
+    findings.push(...(await checkBothSizes(page, 'watchlist')));
+    await page.goto(`/apps/${CONSTRUCTED_APP.appId}?storefront=us`);
+    await page.getByTestId('change-group').first().waitFor();
+    await page.getByTestId('rating-chart').locator('canvas').waitFor();
+    findings.push(...(await checkBothSizes(page, 'timeline')));
+    await page.goto('/alerts');
+    await page.getByTestId('notification').first().waitFor();
+    await page.getByTestId('webhook-form').waitFor();
+    findings.push(...(await checkBothSizes(page, 'alerts')));
     expectClean(findings);
   });
 

@@ -28,6 +28,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ErrorState, LoadingRows } from '@/features/admin/section-state';
 import { storefrontName, timelinePath, watchItemName } from '@/features/watchlist/watch.helpers';
+import { MARKER_COLOR } from './chart.options';
 import { setWatchedApp } from './dashboard.store';
 import type { TDashboardChanges } from './dashboard-changes';
 
@@ -254,7 +255,7 @@ export function ChangeImpactCard({
             <li
               key={impact.eventId}
               className="flex flex-col gap-2 border-l-2 pl-4"
-              style={{ borderColor: '#7c3aed' }}
+              style={{ borderColor: MARKER_COLOR }}
               data-testid="impact-change"
             >
               <h3 className="font-semibold break-words">

@@ -35,7 +35,14 @@ import { EmptyState, ErrorState, LoadingRows } from '@/features/admin/section-st
 import { AppIcon } from '@/features/results/app-icon';
 import { useFocusOnMount } from '@/hooks/use-focus';
 import { serverMessage } from '@/lib/api';
-import { WATCHLIST_KEY, refreshWatchItem, unwatchApp, watchApp, watchlistQuery } from './watch.api';
+import {
+  NOTIFICATIONS_KEY,
+  WATCHLIST_KEY,
+  refreshWatchItem,
+  unwatchApp,
+  watchApp,
+  watchlistQuery,
+} from './watch.api';
 import { formatDateTime, storefrontName, timelinePath, watchItemName } from './watch.helpers';
 
 /** Words of each role on the screens. */
@@ -204,9 +211,13 @@ function WatchRow({ item }: { item: TWatchItem }) {
         title: 'Refresh queued',
         description: `${name} will be read from the App Store in a moment.`,
       });
-      // The read takes a few seconds: look again then, and once more a little later.
+      // The read takes a few seconds: look again then, and once more a little later (the
+      // listing, and the notifications a change raises).
       for (const ms of [5_000, 15_000]) {
-        setTimeout(() => void queryClient.invalidateQueries({ queryKey: WATCHLIST_KEY }), ms);
+        setTimeout(() => {
+          void queryClient.invalidateQueries({ queryKey: WATCHLIST_KEY });
+          void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
+        }, ms);
       }
     },
     onError: (err) =>

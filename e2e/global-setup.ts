@@ -3,7 +3,8 @@
  *
  * 1. Builds the web app (production mode) into a folder of its own keyed by the sources'
  *    content (`.tmp/e2e-web/<hash>`, see `support/web-build.ts`), unless that build exists.
- * 2. Starts the store replay server on a free port (recorded answers from `FIXTURES_DIR`).
+ * 2. Starts the store replay server on a free port (recorded answers from `FIXTURES_DIR`, and
+ *    the project's constructed recordings of an invented app whose listing changes by day).
  * 3. Clones a fresh database from the migrated template and picks a fresh Redis prefix.
  * 4. Starts the api (serving the build) on a free loopback port, with a generated
  *    `ADMIN_ACCESS_CODE`, and the scraper, analyzer and csv-merge workers in-process, their
@@ -25,6 +26,7 @@ import { parseWorkerEnv as parseCsvMergeEnv } from '../services/csv-merge/src/en
 import { startCsvMerge } from '../services/csv-merge/src/service';
 import { parseRenderEnv } from '../services/render/src/env';
 import { startRender } from '../services/render/src/service';
+import { CONSTRUCTED_RECORDINGS_DIR } from '../packages/appstore/test/recordings/constructed.recordings';
 import { ensureWebBuild } from './support/web-build';
 import './support/provided';
 
@@ -51,7 +53,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const webDistDir = await ensureWebBuild();
 
     const fixturesDir = join(process.env.FIXTURES_DIR ?? DEFAULT_FIXTURES_DIR, 'appstore');
-    const replay = await startReplayServer({ port: 0, fixturesDir });
+    const replay = await startReplayServer({
+      port: 0,
+      fixturesDir: [fixturesDir, CONSTRUCTED_RECORDINGS_DIR],
+    });
     cleanups.push(['replay server', () => replay.close()]);
 
     const database = await createTestDatabase();

@@ -94,6 +94,7 @@ function NotificationsCard() {
             variant="outline"
             size="sm"
             onClick={() => markRead.mutate(undefined)}
+            focusableWhenDisabled
             disabled={markRead.isPending}
             data-testid="mark-all-read"
           >
@@ -284,7 +285,12 @@ function WebhookForm({
             aria-describedby={error ? errorId : undefined}
           />
           <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={save.isPending} data-testid="webhook-save">
+            <Button
+              type="submit"
+              focusableWhenDisabled
+              disabled={save.isPending}
+              data-testid="webhook-save"
+            >
               {save.isPending && <Loader2Icon className="animate-spin" />} save
             </Button>
             {current && (
@@ -292,6 +298,7 @@ function WebhookForm({
                 type="button"
                 variant="outline"
                 onClick={() => test.mutate()}
+                focusableWhenDisabled
                 disabled={test.isPending}
               >
                 <SendIcon /> send a test
@@ -302,6 +309,7 @@ function WebhookForm({
                 type="button"
                 variant="outline"
                 onClick={() => remove.mutate()}
+                focusableWhenDisabled
                 disabled={remove.isPending}
                 aria-label="Remove the webhook"
               >

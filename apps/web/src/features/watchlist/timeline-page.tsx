@@ -172,6 +172,7 @@ function AuditSnapshotButton({
     <Button
       variant="outline"
       size="sm"
+      focusableWhenDisabled
       disabled={audit.isPending}
       onClick={() => audit.mutate(snapshotId)}
       aria-label={`Audit the snapshot of ${formatDateTime(at)}`}

@@ -62,6 +62,7 @@ export function WatchButton({ appStoreUrl, role, appName, size = 'sm' }: WatchBu
       variant="outline"
       size={size}
       onClick={() => watch.mutate()}
+      focusableWhenDisabled
       disabled={watch.isPending || list.isPending}
       aria-label={`Watch ${name}${role === 'competitor' ? ' as a competitor' : ''}`}
       data-testid="watch-button"

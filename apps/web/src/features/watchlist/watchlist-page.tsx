@@ -189,7 +189,12 @@ function WatchForm() {
                 ))}
               </div>
             </fieldset>
-            <Button type="submit" disabled={watch.isPending} data-testid="watch-submit">
+            <Button
+              type="submit"
+              focusableWhenDisabled
+              disabled={watch.isPending}
+              data-testid="watch-submit"
+            >
               {watch.isPending ? <Loader2Icon className="animate-spin" /> : <EyeIcon />}
               watch
             </Button>
@@ -297,6 +302,7 @@ function WatchRow({ item }: { item: TWatchItem }) {
           variant="outline"
           size="sm"
           onClick={() => refresh.mutate()}
+          focusableWhenDisabled
           disabled={refresh.isPending}
           aria-label={`Refresh ${name}`}
           data-testid="watch-item-refresh"
@@ -307,6 +313,7 @@ function WatchRow({ item }: { item: TWatchItem }) {
           variant="outline"
           size="sm"
           onClick={() => setConfirming(true)}
+          focusableWhenDisabled
           disabled={remove.isPending}
           aria-label={`Remove ${name}`}
           data-testid="watch-item-remove"

@@ -303,26 +303,25 @@ describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
       .waitFor();
     findings.push(...(await checkBothSizes(page, 'watchlist empty')));
 
-    // A listing read on one day, then changed on the next (constructed recordings).
+    // A listing read on one day, then changed on the next (constructed recordings), watched
+    // and refreshed through the watchlist screen.
     await setAsOf(CONSTRUCTED_DAYS[0]);
     try {
-      const item = ZWatchItem.parse(
-        await callApi(page, '/api/watchlist', 'POST', {
-          appStoreUrl: CONSTRUCTED_APP.url,
-          role: 'mine',
-        }),
-      );
+      await page.getByLabel('App Store link').fill(CONSTRUCTED_APP.url);
+      await page.getByTestId('watch-submit').click();
+      const row = page.getByTestId('watch-item');
+      await row.waitFor();
       await expect
         .poll(
           async () => {
             const list = ZWatchItem.array().parse(await callApi(page, '/api/watchlist'));
-            return list.find((w) => w.id === item.id)?.lastCheckedAt ?? null;
+            return list[0]?.lastCheckedAt ?? null;
           },
           { timeout: 60_000, interval: 500 },
         )
         .not.toBeNull();
       await setAsOf(CONSTRUCTED_DAYS[1]);
-      await callApi(page, `/api/watchlist/${item.id}/refresh`, 'POST');
+      await row.getByTestId('watch-item-refresh').click();
       const historyPath = `/api/apps/${CONSTRUCTED_APP.appId}/history?storefront=us`;
       await expect
         .poll(async () => ZHistoryAnswer.parse(await callApi(page, historyPath)).changes.length, {

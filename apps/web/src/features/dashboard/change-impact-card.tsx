@@ -214,7 +214,7 @@ export function ChangeImpactCard({
         data-testid="impact-no-app"
       >
         Watch your app as “my app” in the storefront of this data to see its listing changes here.{' '}
-        <Link to="/watchlist" className="text-primary underline-offset-4 hover:underline">
+        <Link to="/watchlist" className="text-primary underline underline-offset-4">
           Open the watchlist
         </Link>
       </p>
@@ -297,10 +297,7 @@ export function ChangeImpactCard({
             <>
               {' '}
               Changes of{' '}
-              <Link
-                to={timelinePath(item)}
-                className="text-primary underline-offset-4 hover:underline"
-              >
+              <Link to={timelinePath(item)} className="text-primary underline underline-offset-4">
                 {watchItemName(item)}
               </Link>{' '}
               ({storefrontName(item.storefront)})

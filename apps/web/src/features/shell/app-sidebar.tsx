@@ -118,12 +118,7 @@ export function AppSidebar() {
                   tooltip={unread > 0 ? `alerts, ${unread} unread` : 'alerts'}
                   isActive={pathname === '/alerts'}
                 >
-                  <Link
-                    to="/alerts"
-                    onClick={() => setOpenMobile(false)}
-                    data-testid="nav-alerts"
-                    aria-label={unread > 0 ? `alerts, ${unread} unread` : undefined}
-                  >
+                  <Link to="/alerts" onClick={() => setOpenMobile(false)} data-testid="nav-alerts">
                     <span className="relative flex">
                       <BellIcon className="size-4" />
                       {unread > 0 && (
@@ -135,12 +130,9 @@ export function AppSidebar() {
                     </span>
                     <span className="flex-1">alerts</span>
                     {unread > 0 && (
-                      <span
-                        className="ml-auto rounded-full bg-sidebar-primary px-1.5 text-[11px] leading-5 font-semibold text-sidebar-primary-foreground tabular-nums group-data-[collapsible=icon]:hidden"
-                        data-testid="unread-count"
-                        aria-hidden
-                      >
-                        {unreadText}
+                      <span className="ml-auto rounded-full bg-sidebar-primary px-1.5 text-[11px] leading-5 font-semibold text-sidebar-primary-foreground tabular-nums group-data-[collapsible=icon]:hidden">
+                        <span data-testid="unread-count">{unreadText}</span>
+                        <span className="sr-only"> unread</span>
                       </span>
                     )}
                   </Link>

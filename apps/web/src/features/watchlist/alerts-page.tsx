@@ -153,7 +153,7 @@ function NotificationRow({
       />
       <div className="min-w-0 flex-1">
         <p className="text-sm break-words">
-          <Link to={timelinePath(n)} onClick={onOpen} className="hover:underline">
+          <Link to={timelinePath(n)} onClick={onOpen} className="underline underline-offset-4">
             {name}
           </Link>{' '}
           <span className="font-normal text-muted-foreground">

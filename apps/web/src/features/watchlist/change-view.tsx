@@ -53,7 +53,7 @@ const NONE = <span className="text-sm text-muted-foreground italic">none</span>;
 function Segments({ segments, side }: { segments: TDiffSegment[]; side: 'before' | 'after' }) {
   if (segments.length === 0) return NONE;
   return (
-    <p className="text-sm break-words whitespace-pre-wrap">
+    <p className="text-sm break-words whitespace-pre-wrap" data-testid="diff-text">
       {segments.map((s, i) =>
         !s.changed ? (
           <span key={i}>{s.text}</span>

@@ -175,7 +175,7 @@ function AuditSnapshotButton({
       focusableWhenDisabled
       disabled={audit.isPending}
       onClick={() => audit.mutate(snapshotId)}
-      aria-label={`Audit the snapshot of ${formatDateTime(at)}`}
+      aria-label={`audit this snapshot (${formatDateTime(at)})`}
       data-testid="audit-snapshot"
       data-app-id={appId}
     >

@@ -170,7 +170,7 @@ function WatchForm() {
           <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
             <fieldset className="flex flex-col gap-2">
               <legend className="mb-2 text-sm font-medium">Whose app is it?</legend>
-              <div className="inline-flex rounded-md border p-0.5">
+              <div className="inline-flex w-fit rounded-md border p-0.5">
                 {(['mine', 'competitor'] as const).map((r) => (
                   <label
                     key={r}

@@ -4,7 +4,7 @@
  * screen, the sign-in code dialog, the audit form with its errors and a toast, the progress
  * view during a run, the results, the standalone result page, the dashboard with data and its
  * metric selector and date picker open, the watchlist (empty and with listings), a watched
- * app's timeline with changes, the alerts screen and the dashboard's Change impact card, the
+ * app's timeline, the alerts screen and the dashboard's Change impact card, the
  * admin gate and the unlocked admin screen, the 404 page and 'AUDIT NOT FOUND'. Each state is reached once and checked at both sizes by resizing
  * the page, which keeps the run short.
  */
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
-import { ZHistoryAnswer, ZWatchItem } from '@aso/contracts';
+import { ZWatchItem } from '@aso/contracts';
 import {
   CONSTRUCTED_APP,
   CONSTRUCTED_DAYS,
@@ -293,7 +293,7 @@ describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
     expectClean(findings);
   });
 
-  it("the watchlist, a watched app's timeline with changes, the alerts and the Change impact card", async () => {
+  it("the watchlist, a watched app's timeline, the alerts and the Change impact card", async () => {
     const findings: Finding[] = [];
     // The dashboard of the previous test stays open (in-app navigation keeps it).
     await page.getByTestId('nav-watchlist').click();
@@ -303,14 +303,14 @@ describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
       .waitFor();
     findings.push(...(await checkBothSizes(page, 'watchlist empty')));
 
-    // A listing read on one day, then changed on the next (constructed recordings), watched
-    // and refreshed through the watchlist screen.
+    // A listing watched through the watchlist screen and read once (as of its first recorded
+    // day, the state the other browser tests start from); its changes are checked with axe by
+    // the watch tests, which make them.
     await setAsOf(CONSTRUCTED_DAYS[0]);
     try {
       await page.getByLabel('App Store link').fill(CONSTRUCTED_APP.url);
       await page.getByTestId('watch-submit').click();
-      const row = page.getByTestId('watch-item');
-      await row.waitFor();
+      await page.getByTestId('watch-item').waitFor();
       await expect
         .poll(
           async () => {
@@ -320,15 +320,6 @@ describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
           { timeout: 60_000, interval: 500 },
         )
         .not.toBeNull();
-      await setAsOf(CONSTRUCTED_DAYS[1]);
-      await row.getByTestId('watch-item-refresh').click();
-      const historyPath = `/api/apps/${CONSTRUCTED_APP.appId}/history?storefront=us`;
-      await expect
-        .poll(async () => ZHistoryAnswer.parse(await callApi(page, historyPath)).changes.length, {
-          timeout: 60_000,
-          interval: 500,
-        })
-        .toBeGreaterThan(0);
     } finally {
       await setAsOf(null);
     }
@@ -337,19 +328,23 @@ describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
     const card = page.getByTestId('change-impact');
     await card.getByTestId('impact-app-picker').waitFor();
     await card.getByTestId('impact-app-picker').selectOption(`${CONSTRUCTED_APP.appId}:us`);
-    await card.getByTestId('impact-change').waitFor();
+    await card
+      .locator('[data-testid="impact-change"], [data-testid="impact-no-changes"]')
+      .first()
+      .waitFor();
     findings.push(...(await checkBothSizes(page, 'dashboard change impact')));
 
     await page.goto('/watchlist');
     await page.getByTestId('watch-item').waitFor();
     findings.push(...(await checkBothSizes(page, 'watchlist')));
     await page.goto(`/apps/${CONSTRUCTED_APP.appId}?storefront=us`);
-    await page.getByTestId('change-group').first().waitFor();
+    await page.getByTestId('timeline-header').waitFor();
     await page.getByTestId('rating-chart').locator('canvas').waitFor();
     findings.push(...(await checkBothSizes(page, 'timeline')));
     await page.goto('/alerts');
-    await page.getByTestId('notification').first().waitFor();
     await page.getByTestId('webhook-form').waitFor();
+    await page.getByRole('heading', { name: /^Notifications/ }).waitFor();
+    await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
     findings.push(...(await checkBothSizes(page, 'alerts')));
     expectClean(findings);
   });

@@ -297,17 +297,25 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
     }
   });
 
-  it('a client that disconnects after 3 events and reconnects with Last-Event-ID gets the rest exactly once', async ({
+  it('a client whose stream drops mid-audit and reconnects with Last-Event-ID gets the rest exactly once', async ({
     database,
     redis,
   }) => {
     const api = await startApi(database, redis);
-    const workers = await startWorkers(database, redis);
+    // Each store answer takes 300 ms, so the audit is still scraping when the stream drops.
+    const workers = await startWorkers(database, redis, { storeDelayMs: 300 });
     try {
       const a = await createTestUser(database.db, 'resume@example.com');
       const id = await analyze(api, a, { appStoreUrl: INSTAGRAM_URL, competitorUrl1: TIKTOK_URL });
       const first = await readProgress(api, a, id, { max: 3 });
       expect(first.events).toHaveLength(3);
+      expect(first.events.map((e) => e.event)).not.toContain('complete');
+      const atDrop = await api.app.inject({
+        method: 'GET',
+        url: `/api/audit/${id}`,
+        headers: a.headers,
+      });
+      expect(atDrop.json<{ status: string }>().status).not.toBe('done');
       const rest = await readProgress(api, a, id, { lastEventId: first.events[2]!.id });
       const full = await readProgress(api, a, id);
       const ids = [...first.events, ...rest.events].map((e) => e.id);

@@ -76,13 +76,20 @@ export function workerEnv(
   };
 }
 
-/** Starts a replay server (port 0) and the scraper and analyzer services with `handleSignals: false`. */
+/**
+ * Starts a replay server (port 0; each store answer delayed by `storeDelayMs`, default 0) and
+ * the scraper and analyzer services with `handleSignals: false`.
+ */
 export async function startWorkers(
   database: { url: string },
   redis: { url: string; prefix: string },
-  opts: { scraper?: boolean; env?: Record<string, string> } = {},
+  opts: { scraper?: boolean; env?: Record<string, string>; storeDelayMs?: number } = {},
 ): Promise<TestWorkers> {
-  const replay = await startReplayServer({ port: 0, fixturesDir: appstoreFixturesDir() });
+  const replay = await startReplayServer({
+    port: 0,
+    fixturesDir: appstoreFixturesDir(),
+    defaultDelayMs: opts.storeDelayMs ?? 0,
+  });
   const env = { ...workerEnv(database, redis, replay.url), ...opts.env };
   const silent = pino({ level: 'silent' });
   const scraper =

@@ -22,7 +22,6 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { EmptyState, ErrorState, LoadingRows } from '@/features/admin/section-state';
-import { useFocusOnMount } from '@/hooks/use-focus';
 import { serverMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import {
@@ -36,31 +35,21 @@ import {
   webhookQuery,
 } from './watch.api';
 import { formatDateTime, storefrontName, timelinePath } from './watch.helpers';
+import { WatchScreen } from './watch-screen';
 import { ROLE_LABELS } from './watchlist-page';
 
 /** The alerts screen. */
 export function AlertsPage() {
-  const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
-    <div
-      className="mx-auto flex w-full max-w-5xl flex-col gap-6 p-4 md:p-6"
-      data-testid="alerts-page"
+    <WatchScreen
+      icon={BellIcon}
+      title="Alerts"
+      description="A notification each time a read finds that a watched listing changed."
+      testId="alerts-page"
     >
-      <header className="flex flex-col gap-1">
-        <h1
-          ref={heading}
-          tabIndex={-1}
-          className="focus-target flex items-center gap-2 text-2xl font-semibold tracking-tight"
-        >
-          <BellIcon className="size-6 text-primary" aria-hidden /> Alerts
-        </h1>
-        <p className="text-sm text-muted-foreground">
-          A notification each time a read finds that a watched listing changed.
-        </p>
-      </header>
       <NotificationsCard />
       <WebhookCard />
-    </div>
+    </WatchScreen>
   );
 }
 

@@ -33,7 +33,6 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { EmptyState, ErrorState, LoadingRows } from '@/features/admin/section-state';
 import { AppIcon } from '@/features/results/app-icon';
-import { useFocusOnMount } from '@/hooks/use-focus';
 import { serverMessage } from '@/lib/api';
 import {
   NOTIFICATIONS_KEY,
@@ -44,32 +43,21 @@ import {
   watchlistQuery,
 } from './watch.api';
 import { formatDateTime, storefrontName, timelinePath, watchItemName } from './watch.helpers';
+import { WatchScreen } from './watch-screen';
 
 /** Words of each role on the screens. */
 export const ROLE_LABELS: Record<TWatchRole, string> = { mine: 'my app', competitor: 'competitor' };
 
 /** The watchlist screen. */
 export function WatchlistPage() {
-  const heading = useFocusOnMount<HTMLHeadingElement>();
   const list = useQuery(watchlistQuery());
   return (
-    <div
-      className="mx-auto flex w-full max-w-5xl flex-col gap-6 p-4 md:p-6"
-      data-testid="watchlist-page"
+    <WatchScreen
+      icon={EyeIcon}
+      title="Watchlist"
+      description="Listings read from the App Store every day; each change of a title, subtitle, screenshots, description and more shows on the app's timeline."
+      testId="watchlist-page"
     >
-      <header className="flex flex-col gap-1">
-        <h1
-          ref={heading}
-          tabIndex={-1}
-          className="focus-target flex items-center gap-2 text-2xl font-semibold tracking-tight"
-        >
-          <EyeIcon className="size-6 text-primary" aria-hidden /> Watchlist
-        </h1>
-        <p className="text-sm text-muted-foreground">
-          Listings read from the App Store every day; each change of a title, subtitle, screenshots,
-          description and more shows on the app's timeline.
-        </p>
-      </header>
       <WatchForm />
       <Card>
         <CardHeader>
@@ -98,7 +86,7 @@ export function WatchlistPage() {
           )}
         </CardContent>
       </Card>
-    </div>
+    </WatchScreen>
   );
 }
 

@@ -8,10 +8,8 @@
  * admin gate and the unlocked admin screen, the 404 page and 'AUDIT NOT FOUND'. Each state is reached once and checked at both sizes by resizing
  * the page, which keeps the run short.
  */
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
 import { ZWatchItem } from '@aso/contracts';
 import {
   CONSTRUCTED_APP,
@@ -20,23 +18,12 @@ import {
 import { axeViolations, VIEWPORTS, type AxeViolation } from './support/axe';
 import { launchBrowser, newAppPage, saveScreenshot, screenshotOnFailure } from './support/browser';
 import { generateAccessCode } from './support/session';
+import { CONVERSION, INSTAGRAM_URL, REDOWNLOADS, SPOTIFY_URL } from './support/samples';
 import './support/provided';
 
 const baseUrl = inject('baseUrl');
 const adminCode = inject('adminCode');
 const replayUrl = inject('replayUrl');
-
-const SPOTIFY_URL = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
-const INSTAGRAM_URL = 'https://apps.apple.com/us/app/instagram/id389801252';
-const CSV_DIR = join(process.env.FIXTURES_DIR ?? DEFAULT_FIXTURES_DIR, 'asc-analytics');
-const CONVERSION = join(
-  CSV_DIR,
-  'constructed_conversion_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
-);
-const REDOWNLOADS = join(
-  CSV_DIR,
-  'constructed_redownloads_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
-);
 
 /** Violations of one screen state at one size. */
 interface Finding {

@@ -17,13 +17,12 @@ import {
 import { launchBrowser, newAppPage, saveScreenshot, screenshotOnFailure } from './support/browser';
 import { recordedLookup, recordedPage } from './support/recorded';
 import { generateAccessCode, signUpThroughUi } from './support/session';
+import { INSTAGRAM_URL, SPOTIFY_URL } from './support/samples';
 import './support/provided';
 
 const baseUrl = inject('baseUrl');
 const adminCode = inject('adminCode');
 
-const SPOTIFY_URL = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
-const INSTAGRAM_URL = 'https://apps.apple.com/us/app/instagram/id389801252';
 const TIKTOK_URL = 'https://apps.apple.com/us/app/tiktok-videos-shop-live/id835599320';
 
 const spotifyLookup = recordedLookup('itunes-lookup_us_spotify_id324684580_2026-06.json');

@@ -13,25 +13,15 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
 import { ZKpiReport, ZUploadResult, type TKpiReport, type TMergedData } from '@aso/contracts';
 import { launchBrowser, newAppPage, saveScreenshot } from './support/browser';
 import { generateAccessCode, signUpThroughUi } from './support/session';
+import { CONVERSION, REDOWNLOADS } from './support/samples';
 import './support/provided';
 
 const baseUrl = inject('baseUrl');
 const adminCode = inject('adminCode');
 const databaseUrl = inject('databaseUrl');
-
-const FIXTURES = join(process.env.FIXTURES_DIR ?? DEFAULT_FIXTURES_DIR, 'asc-analytics');
-const CONVERSION = join(
-  FIXTURES,
-  'constructed_conversion_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
-);
-const REDOWNLOADS = join(
-  FIXTURES,
-  'constructed_redownloads_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
-);
 
 /** Spec section 5, written out independently of the app: Bytes, else KB/MB with two decimals. */
 function expectedSize(bytes: number): string {

@@ -10,28 +10,16 @@
  * dialog giving it back to its trigger; the admin gate, and the admin screen's heading after
  * the unlock. On a phone the sidebar is a sheet, opened from its trigger.
  */
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
 import { launchBrowser, newAppPage, screenshotOnFailure } from './support/browser';
 import { focusedDescription, focusIsVisible, isFocused, tabTo } from './support/keyboard';
 import { generateAccessCode, signUpThroughUi } from './support/session';
+import { CONVERSION, REDOWNLOADS, SPOTIFY_URL } from './support/samples';
 import './support/provided';
 
 const baseUrl = inject('baseUrl');
 const adminCode = inject('adminCode');
-
-const SPOTIFY_URL = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
-const CSV_DIR = join(process.env.FIXTURES_DIR ?? DEFAULT_FIXTURES_DIR, 'asc-analytics');
-const CONVERSION = join(
-  CSV_DIR,
-  'constructed_conversion_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
-);
-const REDOWNLOADS = join(
-  CSV_DIR,
-  'constructed_redownloads_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
-);
 
 const SIZES = [
   { name: 'desktop', viewport: { width: 1440, height: 900 }, phone: false },

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
 import { ZAnalyzeAnswer, ZAudit, ZUploadResult, type TAudit } from '@aso/contracts';
 import { launchBrowser, newAppPage, saveScreenshot, screenshotOnFailure } from './support/browser';
 import { ARTIFACTS_DIR } from './support/paths';
 import { pdfText, squash } from './support/pdf-text';
 import { generateAccessCode, signUpThroughUi } from './support/session';
+import { CSV_DIR, INSTAGRAM_URL, SPOTIFY_URL } from './support/samples';
 import './support/provided';
 
 const baseUrl = inject('baseUrl');
@@ -37,9 +37,6 @@ async function storedDocument(auditId: string): Promise<{ version: string; rende
   }
 }
 
-const SPOTIFY_URL = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
-const INSTAGRAM_URL = 'https://apps.apple.com/us/app/instagram/id389801252';
-const ASC = join(process.env.FIXTURES_DIR ?? DEFAULT_FIXTURES_DIR, 'asc-analytics');
 const CALM = {
   conversion: 'constructed_conversion_calm-notes_united-kingdom_2025-07-20_2025-08-18.csv',
   redownloads: 'constructed_redownloads_calm-notes_united-kingdom_2025-07-20_2025-08-18.csv',
@@ -217,8 +214,8 @@ describe.each(SIZES)('share and export at $name size', ({ name, viewport }) => {
     const panel = page.getByTestId('upload-panel');
     await panel.waitFor();
     const widgets = panel.locator('input[type=file]');
-    await widgets.nth(0).setInputFiles(join(ASC, CALM.conversion));
-    await widgets.nth(1).setInputFiles(join(ASC, CALM.redownloads));
+    await widgets.nth(0).setInputFiles(join(CSV_DIR, CALM.conversion));
+    await widgets.nth(1).setInputFiles(join(CSV_DIR, CALM.redownloads));
     const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/uploads'));
     await page.getByRole('button', { name: 'upload CSV files' }).click();
     ZUploadResult.parse(await (await uploaded).json());

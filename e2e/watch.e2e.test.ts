@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
 import {
   changeKind,
   ZHistoryAnswer,
@@ -31,14 +30,12 @@ import {
 import { axeViolations, VIEWPORTS } from './support/axe';
 import { launchBrowser, newAppPage, saveScreenshot, screenshotOnFailure } from './support/browser';
 import { generateAccessCode, signUpThroughUi } from './support/session';
+import { CSV_DIR, INSTAGRAM_URL } from './support/samples';
 import './support/provided';
 
 const baseUrl = inject('baseUrl');
 const adminCode = inject('adminCode');
 const replayUrl = inject('replayUrl');
-
-const INSTAGRAM_URL = 'https://apps.apple.com/us/app/instagram/id389801252';
-const CSV_DIR = join(process.env.FIXTURES_DIR ?? DEFAULT_FIXTURES_DIR, 'asc-analytics');
 
 /** Sets the replay server's as-of day (null: the newest recordings). */
 async function setAsOf(day: string | null): Promise<void> {

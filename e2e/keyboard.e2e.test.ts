@@ -13,7 +13,13 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, newAppPage, screenshotOnFailure } from './support/browser';
-import { focusedDescription, focusIsVisible, isFocused, tabTo } from './support/keyboard';
+import {
+  focusedDescription,
+  focusIsVisible,
+  holdsFocus,
+  isFocused,
+  tabTo,
+} from './support/keyboard';
 import { generateAccessCode, signUpThroughUi } from './support/session';
 import { CONVERSION, REDOWNLOADS, SPOTIFY_URL } from './support/samples';
 import './support/provided';
@@ -172,12 +178,17 @@ describe.each(SIZES)('keyboard only at $name size', ({ name, viewport, phone }) 
     expect(await focusIsVisible(page)).toBe(true);
     await page.keyboard.press('Enter');
     const confirm = page.getByRole('alertdialog');
+    // As a user would, the key goes to the dialog once it holds the focus: before that the
+    // sheet under it is still the top layer and Escape would close the sheet instead.
+    const confirmHasFocus = () => holdsFocus(confirm);
     await confirm.waitFor();
+    await expect.poll(confirmHasFocus).toBe(true);
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'detached' });
     await expectFocused(page, trash, 'a cancelled confirmation gives the focus back');
     await page.keyboard.press('Enter');
     await confirm.waitFor();
+    await expect.poll(confirmHasFocus).toBe(true);
     await tabTo(page, confirm.getByRole('button', { name: 'Delete', exact: true }), { max: 3 });
     await page.keyboard.press('Enter');
     await page.getByText('Deleted', { exact: true }).waitFor();

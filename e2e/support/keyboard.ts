@@ -11,6 +11,14 @@ interface TFocusable {
   ownerDocument: { activeElement: unknown };
 }
 
+/** Whether the focus is on `locator`'s element or inside it (false when it is not in the page). */
+export async function holdsFocus(locator: Locator): Promise<boolean> {
+  if ((await locator.count()) === 0) return false;
+  return locator.evaluate((el: TFocusable & { contains(other: unknown): boolean }) =>
+    el.contains(el.ownerDocument.activeElement),
+  );
+}
+
 /** Whether `locator`'s element has the focus (false when it is not in the page). */
 export async function isFocused(locator: Locator): Promise<boolean> {
   if ((await locator.count()) === 0) return false;

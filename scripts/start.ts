@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { nodeFlagsOf } from './node-flags';
 import { Supervisor } from './supervisor';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -93,7 +94,7 @@ function startProcess(name: string, script: string, extraEnv: Record<string, str
   supervisor.add({
     name,
     command: process.execPath,
-    args: ['--enable-source-maps', script],
+    args: [...nodeFlagsOf(name), '--enable-source-maps', script],
     cwd: root,
     env: { ...env, ...extraEnv },
   });

@@ -6,6 +6,7 @@ import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
 import { createRedis, Producers, type TQueueName } from '@aso/queue';
 import { createTestDatabase, deletePrefix, redisUrl, type TestDatabase } from '@aso/testkit';
 import { ApiClient } from '@aso/api-client';
+import { nodeFlagsOf } from '../../../scripts/node-flags';
 import { createUsers } from './bench.users';
 import { freeBenchPort, releaseBenchPort } from './ports.helpers';
 import { answersOk, spawnService, waitFor, type ServiceProcess } from './service.process';
@@ -126,11 +127,13 @@ export class BenchSystem {
     return join(opts.workDir, 'profiles', opts.label);
   }
 
+  /** Node flags of a service process: its own, as `pnpm start` and the images run it, plus profiling. */
   private static nodeArgs(opts: BenchSystemOptions, name: string): string[] {
+    const service = nodeFlagsOf(name.replace(/-\d+$/, ''));
     return opts.cpuProfile
       ? // One folder per process: tsx's loader thread writes a profile of its own next to the main thread's.
-        ['--cpu-prof', `--cpu-prof-dir=${join(BenchSystem.profileDir(opts), name)}`]
-      : [];
+        [...service, '--cpu-prof', `--cpu-prof-dir=${join(BenchSystem.profileDir(opts), name)}`]
+      : [...service];
   }
 
   private static async startReplay(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { nodeFlagsOf } from '../../../scripts/node-flags';
 import {
   composeEnvironment,
   deploySteps,
@@ -254,7 +255,13 @@ describe('Dockerfiles', () => {
     expect(runtime).toContain('COPY --from=build /repo/apps/web/dist /app/web');
     expect(apiDockerfile).toMatch(/^RUN pnpm build$/m);
     // Compiled JavaScript only: no TypeScript loader in the start command.
-    expect(execForm(runtime, 'CMD')).toEqual(['node', '--enable-source-maps', 'dist/main.js']);
+    // With the node flags `pnpm start` and the benchmarks give the api.
+    expect(execForm(runtime, 'CMD')).toEqual([
+      'node',
+      ...nodeFlagsOf('api'),
+      '--enable-source-maps',
+      'dist/main.js',
+    ]);
     expect(execForm(runtime, 'HEALTHCHECK').join(' ')).toContain('/readyz');
     // The api image is the last stage: a plain `docker build -f Dockerfile.api` builds it.
     expect(

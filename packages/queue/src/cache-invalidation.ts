@@ -1,5 +1,43 @@
 import type { Redis } from 'ioredis';
 
+/**
+ * Invalidation scopes of the api's read caches (the keys each names). Shared here because other
+ * processes change what those caches hold: the render worker revokes the session it opened.
+ */
+export const CACHE_SCOPES = {
+  /** A session, by its token hash. */
+  session: 'session',
+  /** Every session opened with an access code, by the code's id. */
+  accessCode: 'access-code',
+  /** A finished audit's answer, by audit id. */
+  audit: 'audit',
+  /** A user's saved audits, by user id. */
+  savedAudits: 'saved-audits',
+  /** A user's dashboards, by user id. */
+  dashboards: 'dashboards',
+} as const;
+
+/** The pub/sub channel of the deployment with key prefix `prefix` (`QUEUE_PREFIX`). */
+function invalidationChannel(prefix: string): string {
+  return `${prefix}:cache-invalidate`;
+}
+
+/**
+ * Tells every process subscribed through a {@link CacheInvalidationBus} (every api replica) to
+ * drop what `scope`/`key` names, from a process that keeps no such cache itself (a worker).
+ * @param redis a command connection (PUBLISH).
+ * @param prefix the deployment's key prefix (`QUEUE_PREFIX`).
+ * @throws the Redis error when it cannot be published.
+ */
+export async function publishInvalidation(
+  redis: Redis,
+  prefix: string,
+  scope: string,
+  key: string,
+): Promise<void> {
+  await redis.publish(invalidationChannel(prefix), JSON.stringify({ scope, key }));
+}
+
 /** One invalidation: the cache `scope` (e.g. `session`) and the `key` of the entries to drop. */
 export interface TInvalidation {
   scope: string;
@@ -62,7 +100,7 @@ export class CacheInvalidationBus {
     private readonly sub: Redis,
     prefix: string,
   ) {
-    this.channel = `${prefix}:cache-invalidate`;
+    this.channel = invalidationChannel(prefix);
   }
 
   /** True while invalidations are received: caches may keep what they read. */
@@ -114,9 +152,8 @@ export class CacheInvalidationBus {
    *   entries until their time-to-live ends: the caller decides whether that fails its request).
    */
   async publish(scope: string, key: string): Promise<void> {
-    const message = { scope, key };
-    this.dispatch(message);
-    await this.pub.publish(this.channel, JSON.stringify(message));
+    this.dispatch({ scope, key });
+    await this.pub.publish(this.channel, JSON.stringify({ scope, key }));
   }
 
   private dispatch(message: TInvalidation): void {

@@ -1,5 +1,6 @@
 import { describe, expect, vi } from 'vitest';
-import { failAudit, hashSessionToken, insertAudit } from '@aso/db';
+import { failAudit, hashSessionToken, insertAudit, revokeSession } from '@aso/db';
+import { CACHE_SCOPES, createRedis, publishInvalidation } from '@aso/queue';
 import { ZAudit, ZCheckUserAnswer, ZSavedAudit } from '@aso/contracts';
 import { createTestUser, type TestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
@@ -112,6 +113,29 @@ describe('read caches shared by api replicas', () => {
       expect(await me(a, other)).toBe(401);
       await vi.waitUntil(async () => (await me(b, other)) === 401, { timeout: DELIVERY_MS });
     } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('forgets a session another process revoked once that process says so (the render worker)', async ({
+    database,
+    redis,
+  }) => {
+    const [a, b] = await twoReplicas(database, redis);
+    const worker = createRedis(redis.url, { role: 'producer', name: 'test:render-commands' });
+    try {
+      const user = await createTestUser(database.db, 'replica-render@example.com');
+      expect(await me(a, user)).toBe(200);
+      expect(await me(b, user)).toBe(200);
+      const tokenHash = hashSessionToken(user.token);
+      await revokeSession(database.db, tokenHash, new Date());
+      expect(await me(b, user)).toBe(200);
+      await publishInvalidation(worker, redis.prefix, CACHE_SCOPES.session, tokenHash);
+      await vi.waitUntil(async () => (await me(a, user)) === 401, { timeout: DELIVERY_MS });
+      await vi.waitUntil(async () => (await me(b, user)) === 401, { timeout: DELIVERY_MS });
+    } finally {
+      worker.disconnect();
       await a.close();
       await b.close();
     }

@@ -1,6 +1,13 @@
 import { randomBytes, createHash } from 'node:crypto';
 import { insertSession, revokeSession, upsertDocument, type Db } from '@aso/db';
-import { UnrecoverableError, type JobHandler, type TRenderPdfJob } from '@aso/queue';
+import {
+  CACHE_SCOPES,
+  publishInvalidation,
+  UnrecoverableError,
+  type JobHandler,
+  type TRenderPdfJob,
+} from '@aso/queue';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { BrowserPool } from './browser.pool';
 import type { TRenderEnv } from './env';
@@ -11,6 +18,8 @@ export interface RenderDeps {
   db: Db;
   log: Logger;
   browsers: BrowserPool;
+  /** Command connection: tells the api replicas to drop the revoked session from their caches. */
+  redis: Redis;
 }
 
 /** The print page of a subject in the web app (apps/web print routes). */
@@ -41,7 +50,8 @@ export function pdfFileName(title: string, kind: TRenderPdfJob['kind']): string 
  * in Chromium and stores the PDF for its owner (`documents`, with the job's version).
  *
  * - The page is opened as the owner through a session of its own, created for this render
- *   (never passed through the job) and revoked when it ends.
+ *   (never passed through the job) and revoked when it ends, in the database and in the api
+ *   replicas' session caches (a revoked token must not keep opening pages until they expire).
  * - Progress: 10 browser ready, 40 page loaded, 80 PDF written, 100 stored.
  * - The whole render is bounded by `RENDER_TIMEOUT_MS`; the job's abort signal (shutdown)
  *   closes the page at once.
@@ -122,6 +132,14 @@ export function createRenderHandler(deps: RenderDeps): JobHandler<'render-pdf'> 
       stop.removeEventListener('abort', onStop);
       await context.close().catch(() => undefined);
       await revokeSession(db, tokenHash, new Date()).catch(() => undefined);
+      await publishInvalidation(
+        deps.redis,
+        env.QUEUE_PREFIX,
+        CACHE_SCOPES.session,
+        tokenHash,
+      ).catch((err: unknown) =>
+        log.warn({ jobId: job.id, err }, 'could not tell the api to drop the render session'),
+      );
     }
   };
 }

@@ -18,7 +18,7 @@ export async function startRender(
     const browsers = new BrowserPool(env.CHROMIUM_PATH);
     ctx.worker(
       QUEUES.render,
-      { 'render-pdf': createRenderHandler({ env, db, log: ctx.log, browsers }) },
+      { 'render-pdf': createRenderHandler({ env, db, log: ctx.log, browsers, redis: ctx.redis }) },
       { deferOn: deferWhileDatabaseDown(ctx.log) },
     );
     return {

@@ -35,7 +35,7 @@ import {
   removeAudit,
   storeHealth,
 } from '../services/admin.service';
-import { CACHE_SCOPES } from '../services/read-caches';
+import { CACHE_SCOPES } from '@aso/queue';
 import { EVERY_KEY } from '../services/shared-read.cache';
 
 /**

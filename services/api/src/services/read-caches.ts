@@ -1,21 +1,7 @@
 import type { SessionIdentity } from '@aso/db';
-import type { CacheInvalidationBus } from '@aso/queue';
+import { CACHE_SCOPES, type CacheInvalidationBus } from '@aso/queue';
 import { SharedReadCache } from './shared-read.cache';
 import type { TChartCoding } from './dataset.cache';
-
-/** Invalidation scopes of the read caches (the keys each names). */
-export const CACHE_SCOPES = {
-  /** A session, by its token hash. */
-  session: 'session',
-  /** Every session opened with an access code, by the code's id. */
-  accessCode: 'access-code',
-  /** A finished audit's answer, by audit id. */
-  audit: 'audit',
-  /** A user's saved audits, by user id. */
-  savedAudits: 'saved-audits',
-  /** A user's dashboards, by user id. */
-  dashboards: 'dashboards',
-} as const;
 
 /** A finished audit's answer as kept: its owner and the JSON the route answers. */
 export interface TCachedAudit {

@@ -6,65 +6,79 @@
  * session check runs.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
-import { createBrowserRouter, Outlet, RouterProvider } from 'react-router';
+import { BrowserRouter, Outlet, Route, Routes } from 'react-router';
 import { LiveAnnouncer } from '@/components/ui/live-announcer';
 import { SkipLink } from '@/components/ui/skip-link';
-import { Toaster } from '@/components/ui/toaster';
-import { TooltipProvider } from '@/components/ui/tooltip';
+import { DeferredToaster } from '@/components/ui/deferred-toaster';
 import { AdminPage } from '@/features/admin';
+import { LazyScreen, lazyScreen } from '@/components/lazy-screen';
 import { AuthProvider, useAuth } from '@/features/auth/auth.context';
-import { LoginPage } from '@/features/auth/login-page';
-import { ResultPage } from '@/features/results/result-page';
-import { PrintAuditPage, PrintDashboardPage } from '@/features/print/print-pages';
+import { PrintAuditScreen, PrintDashboardScreen } from '@/features/print';
+import { ResultScreen } from '@/features/results';
 import { MainScreen } from '@/features/shell/main-screen';
 import { ShellLayout } from '@/features/shell/shell-layout';
 import { LoadingScreen, NotFoundPage } from '@/features/shell/status-pages';
-import { AlertsPage, TimelineScreen, WatchlistPage } from '@/features/watchlist';
+import { AlertsScreen, TimelineScreen, WatchlistScreen } from '@/features/watchlist';
 import { queryClient } from '@/lib/query-client';
+import { getSessionToken } from '@/lib/session';
+
+const login = lazyScreen(
+  () => import('@/features/auth/login-page'),
+  (m) => m.LoginPage,
+);
+// Without a stored session the login screen is what shows: fetch it with the app, not after.
+if (getSessionToken() === null) login.preload();
 
 /** Lets through signed-in users only; others see the spinner or the login screen. */
 function SessionGate() {
   const { status } = useAuth();
   if (status === 'loading') return <LoadingScreen />;
-  if (status === 'anonymous') return <LoginPage />;
+  if (status === 'anonymous')
+    return (
+      <LazyScreen what="sign-in page" loadingText="Loading...">
+        <login.Screen />
+      </LazyScreen>
+    );
   return <Outlet />;
 }
 
-const router = createBrowserRouter([
-  {
-    element: <SessionGate />,
-    children: [
-      {
-        element: <ShellLayout />,
-        children: [
-          { path: '/', element: <MainScreen /> },
-          { path: '/results/:id', element: <ResultPage /> },
-          { path: '/admin', element: <AdminPage /> },
-          { path: '/watchlist', element: <WatchlistPage /> },
-          { path: '/apps/:appId', element: <TimelineScreen /> },
-          { path: '/alerts', element: <AlertsPage /> },
-        ],
-      },
-      // The PDF reports' pages (opened by the render worker; printable by anyone signed in).
-      { path: '/print/audit/:id', element: <PrintAuditPage /> },
-      { path: '/print/dashboard/:id', element: <PrintDashboardPage /> },
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-]);
+/**
+ * The routes. Only the main screen is in the first load; every other screen's code is
+ * fetched when it is first shown (or when a link to it is hovered or focused).
+ */
+function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<SessionGate />}>
+        <Route element={<ShellLayout />}>
+          <Route path="/" element={<MainScreen />} />
+          <Route path="/results/:id" element={<ResultScreen />} />
+          <Route path="/admin" element={<AdminPage />} />
+          <Route path="/watchlist" element={<WatchlistScreen />} />
+          <Route path="/apps/:appId" element={<TimelineScreen />} />
+          <Route path="/alerts" element={<AlertsScreen />} />
+        </Route>
+        {/* The PDF reports' pages (opened by the render worker; printable by anyone signed in). */}
+        <Route path="/print/audit/:id" element={<PrintAuditScreen />} />
+        <Route path="/print/dashboard/:id" element={<PrintDashboardScreen />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}
 
 /** The app with its providers. */
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        <SkipLink />
-        <AuthProvider>
-          <RouterProvider router={router} />
-        </AuthProvider>
-        <Toaster />
-        <LiveAnnouncer />
-      </TooltipProvider>
+      <SkipLink />
+      <AuthProvider>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </AuthProvider>
+      <DeferredToaster />
+      <LiveAnnouncer />
     </QueryClientProvider>
   );
 }

@@ -8,6 +8,8 @@ import { Slot } from '@radix-ui/react-slot';
 import { PanelLeftIcon } from 'lucide-react';
 import {
   createContext,
+  lazy,
+  Suspense,
   useCallback,
   useContext,
   useEffect,
@@ -18,20 +20,22 @@ import {
 } from 'react';
 import { Button } from '@/components/ui/button';
 import { Separator } from '@/components/ui/separator';
-import {
-  Sheet,
-  SheetContent,
-  SheetDescription,
-  SheetHeader,
-  SheetTitle,
-} from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { useIsMobile } from '@/hooks/use-mobile';
 import { cn } from '@/lib/utils';
 import { SIDEBAR_COOKIE_MAX_AGE, SIDEBAR_COOKIE_NAME, readSidebarCookie } from './sidebar-cookie';
 
 export { SIDEBAR_COOKIE_MAX_AGE, SIDEBAR_COOKIE_NAME, readSidebarCookie };
+
+// The phone sheet and the collapsed entries' tooltips are fetched when first needed (see
+// `./sidebar-sheet`, `./sidebar-tooltip`): the first load of a desktop shows neither.
+const loadSheet = () => import('./sidebar-sheet');
+const loadTooltip = () => import('./sidebar-tooltip');
+const SidebarSheet = lazy(() => loadSheet().then((m) => ({ default: m.SidebarSheet })));
+const SidebarMenuTooltip = lazy(() =>
+  loadTooltip().then((m) => ({ default: m.SidebarMenuTooltip })),
+);
+const preloadSheet = () => void loadSheet().catch(() => undefined);
 
 export const SIDEBAR_WIDTH = '16rem';
 export const SIDEBAR_WIDTH_MOBILE = '18rem';
@@ -77,7 +81,11 @@ export function SidebarProvider({
 
   const toggleSidebar = useCallback(() => {
     if (isMobile) setOpenMobile((v) => !v);
-    else setOpen(!open);
+    else if (open)
+      // Collapsed entries show tooltips: collapse once their code is there, so the entries are
+      // not drawn twice (without, then with their tooltip). A failed fetch collapses all the same.
+      void loadTooltip().finally(() => setOpen(false));
+    else setOpen(true);
   }, [isMobile, open, setOpen]);
 
   useEffect(() => {
@@ -103,6 +111,10 @@ export function SidebarProvider({
   }, [toggleSidebar]);
 
   const state = open ? 'expanded' : 'collapsed';
+  // Opened collapsed (the cookie): the tooltips' code comes with the page.
+  useEffect(() => {
+    if (!open && !isMobile) void loadTooltip().catch(() => undefined);
+  }, [open, isMobile]);
   const value = useMemo<SidebarContextValue>(
     () => ({ state, open, setOpen, isMobile, openMobile, setOpenMobile, toggleSidebar }),
     [state, open, setOpen, isMobile, openMobile, toggleSidebar],
@@ -140,6 +152,9 @@ export function Sidebar({
   collapsible?: 'offcanvas' | 'icon' | 'none';
 }) {
   const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
+  // Mounted from the first opening on, so it closes (and gives the focus back) as a sheet does.
+  const [sheetShown, setSheetShown] = useState(false);
+  if (openMobile && !sheetShown) setSheetShown(true);
 
   if (collapsible === 'none') {
     return (
@@ -156,23 +171,14 @@ export function Sidebar({
   }
 
   if (isMobile) {
+    // Closed, the sheet shows nothing: its code is fetched when it first opens.
+    if (!sheetShown) return null;
     return (
-      <Sheet open={openMobile} onOpenChange={setOpenMobile}>
-        <SheetContent
-          data-sidebar="sidebar"
-          data-slot="sidebar"
-          data-mobile="true"
-          side={side}
-          className="w-(--sidebar-width) bg-sidebar p-0 text-sidebar-foreground [&>button]:text-sidebar-foreground"
-          style={{ '--sidebar-width': SIDEBAR_WIDTH_MOBILE } as CSSProperties}
-        >
-          <SheetHeader className="sr-only">
-            <SheetTitle>Sidebar</SheetTitle>
-            <SheetDescription>Navigation, saved audits and dashboards.</SheetDescription>
-          </SheetHeader>
-          <div className="flex h-full w-full flex-col">{children}</div>
-        </SheetContent>
-      </Sheet>
+      <Suspense fallback={null}>
+        <SidebarSheet open={openMobile} onOpenChange={setOpenMobile} side={side}>
+          {children}
+        </SidebarSheet>
+      </Suspense>
     );
   }
 
@@ -215,7 +221,12 @@ export function Sidebar({
 
 /** The button that toggles the sidebar (also Ctrl/Cmd+B). */
 export function SidebarTrigger({ className, onClick, ...props }: ComponentProps<typeof Button>) {
-  const { toggleSidebar } = useSidebar();
+  const { toggleSidebar, isMobile, open } = useSidebar();
+  // Intent to open the phone sheet, or to collapse the sidebar: fetch what that shows.
+  const preload = () => {
+    if (isMobile) preloadSheet();
+    else if (open) void loadTooltip().catch(() => undefined);
+  };
   return (
     <Button
       data-sidebar="trigger"
@@ -223,6 +234,9 @@ export function SidebarTrigger({ className, onClick, ...props }: ComponentProps<
       variant="ghost"
       size="icon"
       className={cn('size-8', className)}
+      onPointerEnter={preload}
+      onPointerDown={preload}
+      onFocus={preload}
       onClick={(event) => {
         onClick?.(event);
         toggleSidebar();
@@ -382,12 +396,9 @@ export function SidebarMenuButton({
   // first Escape meant for the mobile sheet.
   if (!tooltip || state !== 'collapsed' || isMobile) return button;
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>{button}</TooltipTrigger>
-      <TooltipContent side="right" align="center">
-        {tooltip}
-      </TooltipContent>
-    </Tooltip>
+    <Suspense fallback={button}>
+      <SidebarMenuTooltip label={tooltip}>{button}</SidebarMenuTooltip>
+    </Suspense>
   );
 }
 

@@ -3,13 +3,22 @@
  * loaded lazily; the unlock state module is imported here so that its logout cleanup is
  * registered from the start (spec section 4: "logout clears it").
  */
-import { lazy } from 'react';
-import { LazyScreen } from '@/features/dashboard/lazy-screen';
+import { LazyScreen, lazyScreen } from '@/components/lazy-screen';
 import './admin-session';
 
-const AdminPageContent = lazy(() => import('./admin-page'));
+const admin = lazyScreen(
+  () => import('./admin-page'),
+  (m) => m.default,
+);
+
+/** Starts loading the admin screen's code (on intent to open it). */
+export const preloadAdmin = admin.preload;
 
 /** Route `/admin`. */
 export function AdminPage() {
-  return <LazyScreen screen={AdminPageContent} what="admin screen" loadingText="Loading..." />;
+  return (
+    <LazyScreen what="admin screen" loadingText="Loading...">
+      <admin.Screen />
+    </LazyScreen>
+  );
 }

@@ -3,49 +3,16 @@
  * completion trigger is sent and the result view follows after 700 ms; on `error` the form
  * returns (with its values) and the 'Analysis Failed' toast shows the server's message.
  */
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { toast } from '@/components/ui/use-toast';
-import { AuditResult } from '@/features/results/audit-result';
+import { LazyScreen, lazyScreen } from '@/components/lazy-screen';
+import { LazyAuditResult } from '@/features/results';
 import { useMainScreen } from '@/features/shell/main-screen.context';
-import { apiFetch } from '@/lib/api';
-import { auditKey } from '@/lib/queries';
 import { AuditForm } from './audit-form';
-import { ProgressView } from './progress-view';
-import { useAuditProgress } from './use-audit-progress';
 
-/** Delay between `complete` and the result view (ms, spec section 9). */
-export const RESULT_NAVIGATION_DELAY_MS = 700;
-
-function RunningAudit({ auditId, validLinks }: { auditId: string; validLinks: number }) {
-  const { setAuditView } = useMainScreen();
-  const queryClient = useQueryClient();
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const steps = useAuditProgress(auditId, {
-    onComplete: (id) => {
-      // Kept for spec compatibility (section 7); the gateway needs nothing from it.
-      apiFetch('/api/progress/complete', { method: 'POST', body: { sessionId: id } }).catch(
-        () => undefined,
-      );
-      void queryClient.invalidateQueries({ queryKey: auditKey(id) });
-      timer.current = setTimeout(
-        () => setAuditView({ kind: 'result', auditId: id }),
-        RESULT_NAVIGATION_DELAY_MS,
-      );
-    },
-    onError: (message) => {
-      toast({
-        title: 'Analysis Failed',
-        description: message || 'Failed to analyze app. Please try again.',
-        variant: 'destructive',
-      });
-      setAuditView({ kind: 'form' });
-    },
-  });
-  return <ProgressView steps={steps} validLinks={validLinks} />;
-}
+const running = lazyScreen(
+  () => import('./running-audit'),
+  (m) => m.RunningAudit,
+);
 
 /**
  * The tab. The form stays mounted (hidden) so a failed run returns to the values typed; when
@@ -64,7 +31,8 @@ export function AuditTab() {
 
   return (
     <>
-      <div hidden={auditView.kind !== 'form'} ref={formArea}>
+      {/* Using the form is the intent to run an audit: its progress view loads then. */}
+      <div hidden={auditView.kind !== 'form'} ref={formArea} onFocusCapture={running.preload}>
         <AuditForm
           key={formKey}
           onStarted={({ auditId, validLinks }) =>
@@ -73,14 +41,16 @@ export function AuditTab() {
         />
       </div>
       {auditView.kind === 'progress' && (
-        <RunningAudit
-          key={auditView.auditId}
-          auditId={auditView.auditId}
-          validLinks={auditView.validLinks}
-        />
+        <LazyScreen what="audit progress" loadingText="Starting...">
+          <running.Screen
+            key={auditView.auditId}
+            auditId={auditView.auditId}
+            validLinks={auditView.validLinks}
+          />
+        </LazyScreen>
       )}
       {auditView.kind === 'result' && (
-        <AuditResult
+        <LazyAuditResult
           key={auditView.auditId}
           auditId={auditView.auditId}
           variant="tab"

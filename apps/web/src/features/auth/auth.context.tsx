@@ -8,7 +8,16 @@
  * - Logout calls the API and clears the local session whatever the answer.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import {
   ZRegisterAnswer,
   ZSessionAnswer,
@@ -22,7 +31,11 @@ import { apiFetch } from '@/lib/api';
 import { checkAccessKey, checkAccessQuery } from '@/lib/queries';
 import { clearSessionToken, getSessionToken, setSessionToken } from '@/lib/session';
 import { runLogoutCleanups } from './session-events';
-import { SignInCodeDialog } from './sign-in-code-dialog';
+
+// Shown once, after a sign-up: loaded then.
+const SignInCodeDialog = lazy(() =>
+  import('./sign-in-code-dialog').then((m) => ({ default: m.SignInCodeDialog })),
+);
 
 /** 'loading' while the session check runs. */
 export type TSessionStatus = 'loading' | 'anonymous' | 'authenticated';
@@ -48,6 +61,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const check = useQuery(checkAccessQuery(token !== null));
   // The personal sign-in code of a sign-up, shown once over the app.
   const [newCode, setNewCode] = useState<{ code: string; email: string } | null>(null);
+  // Mounted from the first code on, so it closes (and gives the focus back) as a dialog does.
+  const [codeDialogShown, setCodeDialogShown] = useState(false);
+  if (newCode && !codeDialogShown) setCodeDialogShown(true);
 
   const signIn = useCallback(
     async (path: '/api/login' | '/api/register', credentials: TCredentials) => {
@@ -118,12 +134,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   return (
     <AuthContext.Provider value={value}>
       {children}
-      <SignInCodeDialog
-        code={newCode?.code ?? null}
-        email={newCode?.email ?? ''}
-        audience="self"
-        onClose={() => setNewCode(null)}
-      />
+      {codeDialogShown && (
+        <Suspense fallback={null}>
+          <SignInCodeDialog
+            code={newCode?.code ?? null}
+            email={newCode?.email ?? ''}
+            audience="self"
+            onClose={() => setNewCode(null)}
+          />
+        </Suspense>
+      )}
     </AuthContext.Provider>
   );
 }

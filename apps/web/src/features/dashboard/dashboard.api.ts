@@ -14,7 +14,6 @@ import {
 } from '@aso/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api';
-import { fetchDownload } from '@/lib/download';
 import { dashboardsKey } from '@/lib/queries';
 import type { TUploadSlot } from './csv-file.rules';
 import { ZSavedDashboardList } from './saved-dashboard.rules';
@@ -109,7 +108,11 @@ export async function deleteDashboard(id: string): Promise<void> {
  *
  * @throws {ApiError} `"<status>: <body>"` on a non-2xx answer (404 when expired).
  */
-export function fetchMergedCsv(downloadId: string): Promise<{ blob: Blob; fileName: string }> {
+export async function fetchMergedCsv(
+  downloadId: string,
+): Promise<{ blob: Blob; fileName: string }> {
+  // Loaded on use: the saved dashboards list (first load) imports this module too.
+  const { fetchDownload } = await import('@/lib/download');
   return fetchDownload(
     `/api/download-merged/${encodeURIComponent(downloadId)}`,
     `${downloadId}-merged.csv`,

@@ -4,15 +4,22 @@
  * sidebar's saved dashboards group. The tab's content (and with it echarts) is loaded lazily,
  * so neither is in the first-load bundle.
  */
-import { lazy } from 'react';
-import { LazyScreen } from './lazy-screen';
+import { LazyScreen, lazyScreen } from '@/components/lazy-screen';
 
-const DashboardTabContent = lazy(() => import('./dashboard-tab'));
+const dashboard = lazyScreen(
+  () => import('./dashboard-tab'),
+  (m) => m.default,
+);
+
+/** Starts loading the dashboard tab's code (on intent to open it). */
+export const preloadDashboard = dashboard.preload;
 
 /** The main screen's dashboard tab. */
 export function DashboardTab() {
   return (
-    <LazyScreen screen={DashboardTabContent} what="dashboard" loadingText="Loading dashboard..." />
+    <LazyScreen what="dashboard" loadingText="Loading dashboard...">
+      <dashboard.Screen />
+    </LazyScreen>
   );
 }
 

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ZSavedDashboardList,
-  dashboardConfig,
-  fileNameFromDisposition,
-  isExpiredError,
-} from './saved-dashboard.rules';
+import { fileNameFromDisposition } from '@/lib/file-download.rules';
+import { ZSavedDashboardList, dashboardConfig, isExpiredError } from './saved-dashboard.rules';
 
 const saved = (configJson: unknown) => ({
   id: 'd1',

@@ -74,5 +74,3 @@ export function dashboardConfig(dashboard: TSavedDashboard): TDashboardConfig | 
     createdFrom: 'csv_upload',
   };
 }
-
-export { fileNameFromDisposition } from '../../lib/file-download.rules';

@@ -5,13 +5,16 @@
  * error) when it can be printed.
  */
 import { useQuery } from '@tanstack/react-query';
-import { lazy, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
-import { LazyScreen } from '@/features/dashboard/lazy-screen';
+import { LazyScreen, lazyScreen } from '@/components/lazy-screen';
 import { AuditResult } from '@/features/results/audit-result';
 import { auditQuery } from '@/lib/queries';
 
-const DashboardPrint = lazy(() => import('@/features/dashboard/dashboard-print'));
+const dashboardPrint = lazyScreen(
+  () => import('@/features/dashboard/dashboard-print'),
+  (m) => m.default,
+);
 
 /** Marks the document as printing (charts draw without animation). */
 function usePrintMode(): void {
@@ -37,5 +40,9 @@ export function PrintAuditPage() {
 /** `/print/dashboard/:id`. */
 export function PrintDashboardPage() {
   usePrintMode();
-  return <LazyScreen screen={DashboardPrint} what="dashboard" loadingText="Loading dashboard..." />;
+  return (
+    <LazyScreen what="dashboard" loadingText="Loading dashboard...">
+      <dashboardPrint.Screen />
+    </LazyScreen>
+  );
 }

@@ -7,17 +7,7 @@
  * Shared by the saved audits list here and the dashboard feature's saved dashboards list.
  */
 import { Trash2Icon, type LucideIcon } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import {
   SidebarMenu,
   SidebarMenuAction,
@@ -27,6 +17,13 @@ import {
 } from '@/components/ui/sidebar';
 import { toast } from '@/components/ui/use-toast';
 import { screenHeading } from '@/hooks/use-focus';
+
+const loadConfirm = () => import('./delete-confirm-dialog');
+const DeleteConfirmDialog = lazy(() =>
+  loadConfirm().then((m) => ({ default: m.DeleteConfirmDialog })),
+);
+/** Fetches the confirmation dialog's code on intent to delete (hover or focus of a delete button). */
+const preloadConfirm = () => void loadConfirm().catch(() => undefined);
 
 /** One entry of a {@link SavedItemList}. */
 export interface SavedItem {
@@ -66,6 +63,9 @@ export function SavedItemList<T extends SavedItem>({
   isOpen,
 }: SavedItemListProps<T>) {
   const [pending, setPending] = useState<T | null>(null);
+  // Mounted from the first delete on, so it closes (and gives the focus back) as a dialog does.
+  const [confirmShown, setConfirmShown] = useState(false);
+  if (pending && !confirmShown) setConfirmShown(true);
   const list = useRef<HTMLUListElement>(null);
   /** The row being deleted and its place, until the list no longer has it. */
   const deleted = useRef<{ id: string; index: number } | null>(null);
@@ -136,6 +136,8 @@ export function SavedItemList<T extends SavedItem>({
               <SidebarMenuAction
                 aria-label={`Delete ${item.name}`}
                 onClick={() => setPending(item)}
+                onPointerEnter={preloadConfirm}
+                onFocus={preloadConfirm}
               >
                 <Trash2Icon />
               </SidebarMenuAction>
@@ -143,27 +145,18 @@ export function SavedItemList<T extends SavedItem>({
           );
         })}
       </SidebarMenu>
-      <AlertDialog open={pending !== null} onOpenChange={(open) => !open && setPending(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Are you sure?</AlertDialogTitle>
-            <AlertDialogDescription>
-              This permanently deletes the saved {kind} "{pending?.name}". This cannot be undone.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction
-              className="bg-destructive text-destructive-foreground hover:bg-destructive/90"
-              onClick={() => {
-                if (pending) void confirmDelete(pending);
-              }}
-            >
-              Delete
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      {confirmShown && (
+        <Suspense fallback={null}>
+          <DeleteConfirmDialog
+            name={pending?.name ?? null}
+            kind={kind}
+            onCancel={() => setPending(null)}
+            onConfirm={() => {
+              if (pending) void confirmDelete(pending);
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

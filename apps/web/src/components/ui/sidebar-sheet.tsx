@@ -5,7 +5,9 @@
  */
 import type { CSSProperties, ReactNode } from 'react';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from './sheet';
-import { SIDEBAR_WIDTH_MOBILE } from './sidebar';
+
+/** Width of the sidebar sheet on phones. */
+export const SIDEBAR_WIDTH_MOBILE = '18rem';
 
 /** The sidebar's content in a sheet, open while `open`. */
 export function SidebarSheet({

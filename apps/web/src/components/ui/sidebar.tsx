@@ -38,7 +38,6 @@ const SidebarMenuTooltip = lazy(() =>
 const preloadSheet = () => void loadSheet().catch(() => undefined);
 
 export const SIDEBAR_WIDTH = '16rem';
-export const SIDEBAR_WIDTH_MOBILE = '18rem';
 export const SIDEBAR_WIDTH_ICON = '3rem';
 /** With Ctrl (or Cmd on macOS) toggles the sidebar. */
 export const SIDEBAR_KEYBOARD_SHORTCUT = 'b';

@@ -11,9 +11,6 @@ const admin = lazyScreen(
   (m) => m.default,
 );
 
-/** Starts loading the admin screen's code (on intent to open it). */
-export const preloadAdmin = admin.preload;
-
 /** Route `/admin`. */
 export function AdminPage() {
   return (

@@ -17,8 +17,6 @@ const resultPage = lazyScreen(
 
 /** Starts loading the result view's code (an audit started, a saved audit hovered). */
 export const preloadAuditResult = result.preload;
-/** Starts loading the standalone result page (on intent to open it). */
-export const preloadResultPage = resultPage.preload;
 
 /** The result of one audit, see `./audit-result`. */
 export function LazyAuditResult(props: AuditResultProps) {

@@ -31,16 +31,23 @@ import {
   SidebarSeparator,
   useSidebar,
 } from '@/components/ui/sidebar';
-import { SavedDashboardsList } from '@/features/dashboard';
+import { preloadDashboard, SavedDashboardsList } from '@/features/dashboard';
 import { useAuth } from '@/features/auth/auth.context';
+import { preloadAlerts, preloadWatchlist } from '@/features/watchlist';
 import { unreadCountQuery } from '@/features/watchlist/watch.api';
 import { webConfigQuery } from '@/lib/queries';
 import { useMainScreen, type TMainTab } from './main-screen.context';
 import { SavedAuditsList } from './saved-audits-list';
 
-const NAV: { tab: TMainTab; label: string; icon: typeof ScanSearchIcon }[] = [
+const NAV: {
+  tab: TMainTab;
+  label: string;
+  icon: typeof ScanSearchIcon;
+  /** Fetches the tab's code on intent (hover or focus of its entry). */
+  preload?: () => void;
+}[] = [
   { tab: 'audit', label: 'app page audit', icon: ScanSearchIcon },
-  { tab: 'dashboard', label: 'dashboard', icon: LayoutDashboardIcon },
+  { tab: 'dashboard', label: 'dashboard', icon: LayoutDashboardIcon, preload: preloadDashboard },
 ];
 
 /** The sidebar of the signed-in shell. */
@@ -81,11 +88,13 @@ export function AppSidebar() {
         <SidebarGroup>
           <SidebarGroupContent>
             <SidebarMenu>
-              {NAV.map(({ tab: id, label, icon: Icon }) => (
+              {NAV.map(({ tab: id, label, icon: Icon, preload }) => (
                 <SidebarMenuItem key={id}>
                   <SidebarMenuButton
                     tooltip={label}
                     isActive={pathname === '/' && tab === id}
+                    onPointerEnter={preload}
+                    onFocus={preload}
                     onClick={() => {
                       setTab(id);
                       setOpenMobile(false);
@@ -105,6 +114,8 @@ export function AppSidebar() {
                   <Link
                     to="/watchlist"
                     onClick={() => setOpenMobile(false)}
+                    onPointerEnter={preloadWatchlist}
+                    onFocus={preloadWatchlist}
                     data-testid="nav-watchlist"
                   >
                     <EyeIcon />
@@ -118,7 +129,13 @@ export function AppSidebar() {
                   tooltip={unread > 0 ? `alerts, ${unread} unread` : 'alerts'}
                   isActive={pathname === '/alerts'}
                 >
-                  <Link to="/alerts" onClick={() => setOpenMobile(false)} data-testid="nav-alerts">
+                  <Link
+                    to="/alerts"
+                    onClick={() => setOpenMobile(false)}
+                    onPointerEnter={preloadAlerts}
+                    onFocus={preloadAlerts}
+                    data-testid="nav-alerts"
+                  >
                     <span className="relative flex">
                       <BellIcon className="size-4" />
                       {unread > 0 && (

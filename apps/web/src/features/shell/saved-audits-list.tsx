@@ -3,6 +3,7 @@ import { FileTextIcon } from 'lucide-react';
 import type { TSavedAudit } from '@aso/contracts';
 import { useLocation } from 'react-router';
 import { useSidebar } from '@/components/ui/sidebar';
+import { preloadAuditResult } from '@/features/results';
 import { apiFetch } from '@/lib/api';
 import { savedAuditsKey, savedAuditsQuery } from '@/lib/queries';
 import { useMainScreen } from './main-screen.context';
@@ -36,6 +37,7 @@ export function SavedAuditsList() {
           auditView.kind === 'result' &&
           auditView.auditId === item.auditId)
       }
+      onIntent={preloadAuditResult}
       onOpen={(item) => {
         openAudit(item.auditId);
         setOpenMobile(false);

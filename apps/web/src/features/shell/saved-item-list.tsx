@@ -41,6 +41,8 @@ export interface SavedItemListProps<T extends SavedItem> {
   icon: LucideIcon;
   emptyText: string;
   onOpen: (item: T) => void;
+  /** Intent to open an entry (hover or focus): e.g. fetch the code of what it opens. */
+  onIntent?: () => void;
   /** Deletes the item; a rejection shows the 'Delete Failed' toast. */
   onDelete: (item: T) => Promise<unknown>;
   /** `data-testid` of the list (tests find entries by name inside it). */
@@ -58,6 +60,7 @@ export function SavedItemList<T extends SavedItem>({
   icon: Icon,
   emptyText,
   onOpen,
+  onIntent,
   onDelete,
   testId,
   isOpen,
@@ -121,6 +124,8 @@ export function SavedItemList<T extends SavedItem>({
             <SidebarMenuItem key={item.id}>
               <SidebarMenuButton
                 onClick={() => onOpen(item)}
+                onPointerEnter={onIntent}
+                onFocus={onIntent}
                 title={item.name}
                 isActive={open}
                 aria-current={open ? 'page' : undefined}

@@ -22,8 +22,6 @@ const alerts = lazyScreen(
 export const preloadWatchlist = watchlist.preload;
 /** Starts loading the alerts screen's code (on intent to open it). */
 export const preloadAlerts = alerts.preload;
-/** Starts loading a watched app's timeline (on intent to open it). */
-export const preloadTimeline = timeline.preload;
 
 /** Route `/apps/:appId?storefront=`. */
 export function TimelineScreen() {

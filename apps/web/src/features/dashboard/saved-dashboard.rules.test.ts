@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileNameFromDisposition } from '@/lib/file-download.rules';
+import { fileNameFromDisposition } from '../../lib/file-download.rules';
 import { ZSavedDashboardList, dashboardConfig, isExpiredError } from './saved-dashboard.rules';
 
 const saved = (configJson: unknown) => ({

@@ -18,18 +18,17 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   /** Port of /healthz and /metrics; 0 picks a free port. */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9103),
   /**
-   * Parse threads this process runs at once (docs/BENCHMARKS.md): a merge of two large exports
-   * parses them at the same time, the larger in a worker thread, while one is free (about 40 %
-   * faster on 2 cores for about 60 MB more peak memory each); otherwise one after the other. 0:
-   * never. Default: the cores less one (at least 1), so concurrent merges do not add threads that
-   * have no core to run on.
+   * Parse threads this process keeps running (docs/BENCHMARKS.md): every merge parses its two
+   * files there, at the same time, so concurrent merges use every core and none pays for
+   * starting a thread. 0: none, files are parsed one after the other on the worker's thread.
+   * Default: the cores (at least 1).
    */
   PARSE_THREADS: z.coerce
     .number()
     .int()
     .min(0)
     .max(64)
-    .default(Math.max(1, availableParallelism() - 1)),
+    .default(Math.max(1, availableParallelism())),
   /** Days a merged dataset (and its uploads) is kept. */
   DATASET_TTL_DAYS: z.coerce.number().min(0).default(30),
   /**

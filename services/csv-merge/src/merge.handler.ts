@@ -15,24 +15,6 @@ import type { WorkerDeps } from './worker.deps';
 import { lazyUploadStream } from './upload.reader';
 
 /**
- * Size of the smaller upload (bytes) from which a merge parses the two at once, the larger in
- * a worker thread (see `PARSE_THREADS`): below it, starting the thread costs about what it
- * saves.
- */
-export const THREAD_MIN_BYTES = 2_000_000;
-
-/**
- * The upload a merge parses in a worker thread: the larger of two when the smaller has at
- * least {@link THREAD_MIN_BYTES}; null otherwise (one file, or small ones).
- */
-export function threadedField(sizes: Partial<Record<TUploadField, number>>): TUploadField | null {
-  const { conversionCSV: conversion, redownloadsCSV: redownloads } = sizes;
-  if (conversion === undefined || redownloads === undefined) return null;
-  if (Math.min(conversion, redownloads) < THREAD_MIN_BYTES) return null;
-  return redownloads >= conversion ? 'redownloadsCSV' : 'conversionCSV';
-}
-
-/**
  * The merge key of a job (`datasets.merge_key`): the uploads it merges, e.g.
  * 'conversionCSV:<uuid>,redownloadsCSV:-'. Upload ids are unique per upload request, so a
  * second run of the same job (a stalled job run again) finds the dataset the first stored.
@@ -60,9 +42,9 @@ export const CANCELLED_MESSAGE =
  * `mergedData` (contracts `TMergedData`) is the job's return value. The processed CSV is not
  * stored: the download renders it from the rows.
  *
- * Two large files are parsed at the same time, the larger in a worker thread (see
- * {@link threadedField}), while fewer than `PARSE_THREADS` merges of this process do so;
- * otherwise one after the other.
+ * The files are parsed in the process's parse threads (`deps.parsePool`, `PARSE_THREADS`),
+ * both at once, while this thread only reads the uploads and stores datasets; without threads,
+ * one after the other here.
  *
  * Long merges (docs/BENCHMARKS.md): parsing and storing pause about every 50 ms for a turn of the
  * event loop and extend the job's lock (see `createJobPause`), so BullMQ never takes the job for
@@ -85,8 +67,7 @@ export const CANCELLED_MESSAGE =
  *   messages never start with a field name, which is how the gateway tells the two apart.
  */
 export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
-  const { db, env, log } = deps;
-  let parseThreads = 0;
+  const { db, env, log, parsePool } = deps;
   return async (data, job): Promise<TMergedData> => {
     const slots: [TUploadField, string | null][] = [
       ['conversionCSV', data.conversionUploadId],
@@ -183,15 +164,12 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
       for (const stream of Object.values(streams)) stream.destroy();
     });
 
-    const wanted = threadedField(sizes);
-    const thread = wanted && parseThreads < env.PARSE_THREADS ? wanted : null;
-    if (thread) parseThreads++;
     const startedAt = performance.now();
     let merged;
     try {
       merged = await parseAndMergeExports(streams, {
         pause,
-        thread,
+        pool: parsePool,
         maxRows: env.MERGE_MAX_ROWS,
         maxColumns: env.MERGE_MAX_COLUMNS,
       });
@@ -204,8 +182,6 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
         throw new UnrecoverableError(error.message);
       }
       throw error;
-    } finally {
-      if (thread) parseThreads--;
     }
 
     const mergedAt = performance.now();
@@ -232,7 +208,7 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
         created: stored.created,
         rows: merged.rowCount,
         parseMs: Math.round(mergedAt - startedAt),
-        parsedInThread: thread,
+        parsedInThreads: parsePool !== null,
         storeMs: Math.round(performance.now() - mergedAt),
         columns: merged.headers.length,
         files: merged.files.map((f) => ({

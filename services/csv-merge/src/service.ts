@@ -3,6 +3,7 @@ import { createDb, deferWhileDatabaseDown } from '@aso/db';
 import { QUEUES, startWorkerService, type WorkerService } from '@aso/queue';
 import type { TWorkerEnv } from './env';
 import { createCleanupHandler, createMergeHandler } from './merge.handler';
+import { ExportParsePool } from './merge/index';
 import type { WorkerDeps } from './worker.deps';
 
 /** Every hour (ms): how often expired datasets and uploads are deleted (spec section 5). */
@@ -19,7 +20,11 @@ export async function startCsvMerge(
 ): Promise<WorkerService> {
   return startWorkerService('csv-merge', env, opts, async (ctx) => {
     const db = createDb(env.DATABASE_URL, { max: env.CONCURRENCY + 2, log: ctx.log });
-    const deps: WorkerDeps = { env, db, log: ctx.log, redis: ctx.redis };
+    // Started now, so no merge waits for a thread to start.
+    const parsePool =
+      env.PARSE_THREADS > 0 ? new ExportParsePool({ threads: env.PARSE_THREADS }) : null;
+    await parsePool?.start();
+    const deps: WorkerDeps = { env, db, log: ctx.log, redis: ctx.redis, parsePool };
     ctx.worker(
       QUEUES.csvMerge,
       { merge: createMergeHandler(deps) },
@@ -36,6 +41,11 @@ export async function startCsvMerge(
       {},
       CLEANUP_EVERY_MS,
     );
-    return { onClose: () => db.destroy() };
+    return {
+      onClose: async () => {
+        await parsePool?.close();
+        await db.destroy();
+      },
+    };
   });
 }

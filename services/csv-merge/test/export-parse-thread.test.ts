@@ -1,12 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
-import { threadedField, THREAD_MIN_BYTES } from '../src/merge.handler';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   CsvExportError,
+  ExportParsePool,
   parseAndMergeExports,
   parseExport,
-  parseExportInThread,
   THREAD_IN_FLIGHT_BYTES,
   type TParsedExport,
 } from '../src/merge/index';
@@ -49,7 +48,12 @@ const FILES = [
   constructedFixture('constructed-formula-cells.csv'),
 ];
 
-describe('parseExportInThread (docs/BENCHMARKS.md)', () => {
+// One thread: parses of both files of a merge queue behind each other in it.
+const pool = new ExportParsePool({ threads: 1 });
+afterAll(() => pool.close());
+const parseExportInThread = (...args: Parameters<ExportParsePool['parse']>) => pool.parse(...args);
+
+describe('ExportParsePool (docs/BENCHMARKS.md)', () => {
   it.each(FILES)('gives what parseExport gives for %s', async (path) => {
     const here = await parseExport(createReadStream(path), 'conversionCSV');
     const there = await parseExportInThread(createReadStream(path), 'conversionCSV');
@@ -112,11 +116,28 @@ describe('parseExportInThread (docs/BENCHMARKS.md)', () => {
   it('parses on the calling thread when the thread cannot be built', async () => {
     const path = ascFixture(SAMPLE_EXPORTS[0].redownloads);
     const here = await parseExport(createReadStream(path), 'redownloadsCSV');
-    const fallback = await parseExportInThread(createReadStream(path), 'redownloadsCSV', {}, () =>
-      Promise.reject(new Error('esbuild is not installed')),
-    );
+    const broken = new ExportParsePool({
+      threads: 1,
+      loadScript: () => Promise.reject(new Error('esbuild is not installed')),
+    });
+    const fallback = await broken.parse(createReadStream(path), 'redownloadsCSV');
+    expect(await broken.threads()).toBe(0);
     expect(describeExport(fallback)).toEqual(describeExport(here));
     expect(fallback.rowCount).toBe(SAMPLE_EXPORTS[0].days);
+    await broken.close();
+  });
+
+  it('keeps its thread for the next file after a parse stopped early', async () => {
+    // A stream destroyed mid-file (the merge stopped) fails that parse only.
+    const bytes = constructedExport(60_000, ['Impressions', 'Downloads']);
+    const input = streamOf(bytes);
+    const stopped = pool.parse(input, 'conversionCSV', { maxRows: 1_000_000 });
+    input.once('data', () => input.destroy());
+    expect(await stopped.catch((e: unknown) => e)).toBeInstanceOf(CsvExportError);
+    const path = ascFixture(SAMPLE_EXPORTS[1].redownloads);
+    const next = await pool.parse(createReadStream(path), 'redownloadsCSV');
+    expect(next.rowCount).toBe(SAMPLE_EXPORTS[1].days);
+    expect(await pool.threads()).toBe(1);
   });
 
   it('fails with read_failed, naming the cause, when the upload stream fails', async () => {
@@ -136,22 +157,19 @@ describe('parseExportInThread (docs/BENCHMARKS.md)', () => {
   });
 });
 
-describe('parseAndMergeExports with a parse thread', () => {
+describe('parseAndMergeExports with the parse threads', () => {
   it.each(SAMPLE_EXPORTS)('merges $appName as the sequential parse does', async (sample) => {
     const files = () => ({
       conversionCSV: createReadStream(ascFixture(sample.conversion)),
       redownloadsCSV: createReadStream(ascFixture(sample.redownloads)),
     });
     const sequential = await parseAndMergeExports(files());
-    const threaded = await parseAndMergeExports(files(), { thread: 'redownloadsCSV' });
-    const other = await parseAndMergeExports(files(), { thread: 'conversionCSV' });
-    for (const merged of [threaded, other]) {
-      expect(merged.headers).toEqual(sequential.headers);
-      expect(merged.appName).toBe(sequential.appName);
-      expect(merged.territory).toBe(sequential.territory);
-      expect(merged.dateSpan).toEqual(sequential.dateSpan);
-      expect(merged.toRowObjects()).toEqual(sequential.toRowObjects());
-    }
+    const threaded = await parseAndMergeExports(files(), { pool });
+    expect(threaded.headers).toEqual(sequential.headers);
+    expect(threaded.appName).toBe(sequential.appName);
+    expect(threaded.territory).toBe(sequential.territory);
+    expect(threaded.dateSpan).toEqual(sequential.dateSpan);
+    expect(threaded.toRowObjects()).toEqual(sequential.toRowObjects());
     expect(threaded.rowCount).toBe(sample.days);
   });
 
@@ -160,7 +178,7 @@ describe('parseAndMergeExports with a parse thread', () => {
     const redownloadsCSV = streamOf(constructedExport(40_000, ['Redownloads', 'Total Downloads']));
     const error = await parseAndMergeExports(
       { conversionCSV, redownloadsCSV },
-      { thread: 'redownloadsCSV' },
+      { pool, maxRows: 1_000_000 },
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CsvExportError);
     expect((error as Error).message).toBe(
@@ -169,15 +187,21 @@ describe('parseAndMergeExports with a parse thread', () => {
     expect(conversionCSV.destroyed).toBe(true);
     expect(redownloadsCSV.destroyed).toBe(true);
   });
-});
 
-describe('threadedField', () => {
-  it('threads the larger of two files when the smaller has THREAD_MIN_BYTES', () => {
-    const big = THREAD_MIN_BYTES;
-    expect(threadedField({ conversionCSV: big, redownloadsCSV: big * 3 })).toBe('redownloadsCSV');
-    expect(threadedField({ conversionCSV: big * 2, redownloadsCSV: big })).toBe('conversionCSV');
-    expect(threadedField({ conversionCSV: big - 1, redownloadsCSV: big * 10 })).toBeNull();
-    expect(threadedField({ conversionCSV: big * 10 })).toBeNull();
-    expect(threadedField({ redownloadsCSV: big * 10 })).toBeNull();
+  it('stops both parses when its pause throws (the merge budget or a cancel)', async () => {
+    const stop = new Error('upload: cancelled');
+    const error = await parseAndMergeExports(
+      {
+        conversionCSV: streamOf(constructedExport(60_000, ['Impressions', 'Downloads'])),
+        redownloadsCSV: streamOf(constructedExport(60_000, ['Redownloads'])),
+      },
+      { pool, maxRows: 1_000_000, pause: () => Promise.reject(stop) },
+    ).catch((e: unknown) => e);
+    expect(error).toBe(stop);
+    // The thread is free again: the next parse is answered.
+    const path = ascFixture(SAMPLE_EXPORTS[2].conversion);
+    expect((await pool.parse(createReadStream(path), 'conversionCSV')).rowCount).toBe(
+      SAMPLE_EXPORTS[2].days,
+    );
   });
 });

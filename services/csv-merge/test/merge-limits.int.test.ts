@@ -13,7 +13,8 @@ import { constructedExport } from './fixture-paths.helper';
 // checked at the merge's pauses, so the file is large enough to pause (far above the row cap
 // of real exports, which is raised here).
 
-describe('merge limits', () => {
+// Without parse threads the merge's own thread parses and pauses; with them it waits and pauses.
+describe.each(['0', '1'])('merge limits (PARSE_THREADS %s)', (parseThreads) => {
   it('stops a merge past its time budget, and one whose client went away', async ({
     database,
     redis,
@@ -26,7 +27,7 @@ describe('merge limits', () => {
         HEALTH_PORT: '0',
         MERGE_MAX_ROWS: '1000000',
         MERGE_TIME_BUDGET_MS: '150',
-        PARSE_THREADS: '0',
+        PARSE_THREADS: parseThreads,
       }),
       { handleSignals: false, log: pino({ level: 'silent' }) },
     );
@@ -34,7 +35,7 @@ describe('merge limits', () => {
     const events = await queues.events(QUEUES.csvMerge);
     try {
       const db = database.db;
-      const { userId } = await createTestUser(db, 'limits@example.com');
+      const { userId } = await createTestUser(db, `limits-${parseThreads}@example.com`);
       const big = constructedExport(200_000, ['Impressions', 'Downloads', 'Sessions']);
       const upload = () =>
         insertUpload(db, {

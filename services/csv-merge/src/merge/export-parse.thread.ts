@@ -1,174 +1,249 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel } from 'node:worker_threads';
+import Tinypool from 'tinypool';
 import type { TUploadField } from '@aso/contracts';
 import { CsvExportError } from './csv-export.error';
 import { parseExport, ParsedExport } from './export.parser';
-import type { TFromParseThread, TParseThreadInit, TToParseThread } from './export-parse.worker';
+import type { TFromParseThread, TParseTask, TToParseThread } from './export-parse.worker';
 
 /**
- * Bytes of an upload handed to the thread and not yet taken by its parser: the most held in
- * messages and queues at once (the worker stays under 400 MB RSS).
+ * Bytes of an upload handed to a parse thread and not yet taken by its parser: the most held
+ * in messages and queues at once per file (the worker stays under 400 MB RSS).
  */
 export const THREAD_IN_FLIGHT_BYTES = 2 * 1024 * 1024;
 
 /** Young generation of a parse thread's heap (MB; V8's default here is 3 x 16). */
 export const PARSE_THREAD_YOUNG_GENERATION_MB = 12;
 
-/** The parse thread's code: a built file, or a CommonJS script to evaluate. */
-export type TParseThreadScript = URL | string;
-
-let threadScript: Promise<TParseThreadScript> | null = null;
+/** The parse threads' code: the path of a built or bundled file exporting the task. */
+export type TParseThreadScript = string;
 
 /**
- * The parse thread's code, once per process. Built (`pnpm build`), it is
+ * The parse threads' code. Built (`pnpm build`), it is
  * `dist/merge/export-parse.thread-entry.js` beside this module's bundle. From the sources
  * (tests, `pnpm dev`), `export-parse.thread-entry.ts` and what it imports are bundled into one
- * CommonJS script by esbuild, a development dependency (about 0.1 s): a thread started from
- * it runs in about 60 ms, where one loading the TypeScript sources through the tsx loader took
- * about 0.5 s of CPU to start, as much as it saved on 2 x 5 MB files.
+ * CommonJS file in a temporary folder by esbuild, a development dependency (about 0.1 s): a
+ * thread loading the TypeScript sources through the tsx loader took about 0.5 s of CPU to
+ * start. Returns the file and how to remove it again.
  */
-function parseThreadScript(): Promise<TParseThreadScript> {
+async function parseThreadScript(): Promise<{ script: string; remove: () => Promise<void> }> {
   if (!import.meta.url.endsWith('.ts')) {
-    return Promise.resolve(new URL('./merge/export-parse.thread-entry.js', import.meta.url));
+    const built = new URL('./merge/export-parse.thread-entry.js', import.meta.url);
+    return { script: fileURLToPath(built), remove: async () => undefined };
   }
-  threadScript ??= import('esbuild')
-    .then(({ build }) =>
-      build({
-        entryPoints: [fileURLToPath(new URL('./export-parse.thread-entry.ts', import.meta.url))],
-        conditions: ['@aso/source'],
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        write: false,
-        logLevel: 'silent',
-      }),
-    )
-    .then(
-      (result) => result.outputFiles[0]!.text,
-      (error: unknown) => {
-        threadScript = null;
-        throw error;
-      },
-    );
-  return threadScript;
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL('./export-parse.thread-entry.ts', import.meta.url))],
+    conditions: ['@aso/source'],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'aso-parse-thread-'));
+  const script = join(dir, 'export-parse.thread-entry.cjs');
+  await writeFile(script, result.outputFiles[0]!.text);
+  return { script, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Options of {@link ExportParsePool}. */
+export interface TExportParsePoolOptions {
+  /** Parse threads kept running (at least 1; `PARSE_THREADS`). */
+  threads: number;
+  /**
+   * The threads' code (default: the built file, or the sources bundled by esbuild; tests pass
+   * one that fails).
+   */
+  loadScript?: () => Promise<{ script: TParseThreadScript; remove: () => Promise<void> }>;
+}
+
+/** Options of one parse, as `parseExport`'s. */
+export interface TThreadParseOptions {
+  maxRows?: number;
+  maxColumns?: number;
+  pauseEveryMs?: number;
 }
 
 /**
- * Parses one export in a worker thread of its own (the two files of a merge are
- * parsed at the same time, on two cores), started from {@link parseThreadScript}. The bytes of
- * `input` are copied to the thread in the pieces `input` yields, at most
- * {@link THREAD_IN_FLIGHT_BYTES} ahead of its parser; the thread runs `parseExport` (same
- * rules, same errors) and hands the parsed rows back as transferred typed arrays, so nothing
- * is copied on the way back. The thread is terminated once it answered or failed; `input` is
- * read only here and destroyed at the end.
+ * Worker threads that parse exports, kept running between merges (tinypool): a merge hands
+ * each of its files to a thread at once, so the merge worker's own thread only reads uploads
+ * and stores datasets, concurrent merges parse on every core, and no merge pays for starting a
+ * thread (about 60 ms of CPU each, as much as parsing two real-size exports). Files beyond the
+ * threads wait in the pool's queue, first come first served.
  *
- * When the thread cannot be built or started, the file is parsed by `parseExport` on the
- * caller's thread instead (same result, no parallelism).
- *
- * @param options.maxRows / options.maxColumns / options.pauseEveryMs - as `parseExport`'s (pauses in the thread
- *   let it take the next bytes; the caller's event loop is never held).
- * @param loadScript - the thread's code (default: {@link parseThreadScript}; tests pass one
- *   that fails).
- * @throws CsvExportError as `parseExport` does; 'read_failed' when `input` fails.
- * @throws Error when the thread dies before it answered (e.g. out of memory), naming the field.
+ * The threads start with {@link start} (or the first parse); when they cannot be started
+ * (their code cannot be built or found, threads refused), every parse runs on the calling
+ * thread instead: slower, never wrong.
  */
-export async function parseExportInThread(
-  input: Readable,
-  field: TUploadField,
-  options: { maxRows?: number; maxColumns?: number; pauseEveryMs?: number } = {},
-  loadScript: () => Promise<TParseThreadScript> = parseThreadScript,
-): Promise<ParsedExport> {
-  const init: TParseThreadInit = { field, ...options };
-  let worker: Worker;
-  try {
-    const script = await loadScript();
-    worker = new Worker(script, {
-      eval: typeof script === 'string',
-      workerData: init,
-      // Parsing makes short-lived garbage only; a small young generation keeps the thread's
-      // share of the worker's RSS small (under 400 MB with both files in memory).
-      resourceLimits: { maxYoungGenerationSizeMb: PARSE_THREAD_YOUNG_GENERATION_MB },
-    });
-  } catch {
-    // No thread (its code cannot be built or found, threads refused): the same parse here, on
-    // this thread's event loop; slower, never wrong. `input` was not read yet.
-    return parseExport(input, field, options);
+export class ExportParsePool {
+  private pool: Promise<{ pool: Tinypool; remove: () => Promise<void> } | null> | null = null;
+  private closed = false;
+
+  constructor(private readonly options: TExportParsePoolOptions) {
+    if (!Number.isInteger(options.threads) || options.threads < 1) {
+      throw new RangeError('threads must be a whole number >= 1');
+    }
   }
-  let settled = false;
-  let inFlight = 0;
-  let wakePump: (() => void) | null = null;
-  const wake = () => {
-    const resume = wakePump;
-    wakePump = null;
-    resume?.();
-  };
 
-  const result = new Promise<ParsedExport>((resolve, reject) => {
-    /** Marks the parse answered (once) and frees a waiting pump; false when it already was. */
-    const settle = () => {
-      if (settled) return false;
-      settled = true;
-      wake();
-      return true;
-    };
-    const fail = (error: Error) => {
-      if (settle()) reject(error);
-    };
+  /** Starts the threads (once); resolves when they can take tasks, or were found unusable. */
+  async start(): Promise<void> {
+    await this.ready();
+  }
 
-    worker.on('message', (message: TFromParseThread) => {
-      switch (message.kind) {
-        case 'consumed':
-          inFlight -= message.bytes;
-          if (inFlight < THREAD_IN_FLIGHT_BYTES) wake();
-          return;
-        case 'parsed':
-          if (!settle()) return;
-          try {
-            resolve(ParsedExport.fromData(message.data));
-          } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-          return;
-        case 'refused':
-          fail(new CsvExportError(field, message.reason, message.detail));
-          return;
-        case 'failed':
-          fail(new Error(`${field}: parsing in a worker thread failed: ${message.message}`));
-          return;
-      }
-    });
-    worker.on('error', (error) =>
-      fail(new Error(`${field}: the parse thread failed: ${error.message}`, { cause: error })),
+  private ready() {
+    this.pool ??= (this.options.loadScript ?? parseThreadScript)().then(
+      ({ script, remove }) => {
+        const pool = new Tinypool({
+          filename: script,
+          minThreads: this.options.threads,
+          maxThreads: this.options.threads,
+          // The script is self-contained: the threads need none of the process's flags (run
+          // from the sources, its tsx loader would cost each thread about 0.5 s of CPU to start).
+          execArgv: [],
+          // Parsing makes short-lived garbage only; a small young generation keeps the threads'
+          // share of the worker's RSS small (under 400 MB with both files in memory).
+          resourceLimits: { maxYoungGenerationSizeMb: PARSE_THREAD_YOUNG_GENERATION_MB },
+        });
+        return { pool, remove };
+      },
+      () => null,
     );
-    worker.on('exit', (code) =>
-      fail(new Error(`${field}: the parse thread exited (code ${code}) before it answered`)),
-    );
+    return this.pool;
+  }
 
-    void (async () => {
-      try {
-        for await (const chunk of input as AsyncIterable<Buffer>) {
-          while (!settled && inFlight >= THREAD_IN_FLIGHT_BYTES) {
-            await new Promise<void>((resume) => (wakePump = resume));
-          }
-          if (settled) return;
-          // A copy of its own, transferred: posting a view would clone the whole buffer under it.
-          const bytes = new Uint8Array(chunk);
-          inFlight += bytes.byteLength;
-          worker.postMessage({ kind: 'bytes', bytes } satisfies TToParseThread, [bytes.buffer]);
+  /** The number of threads; 0 once they were found unusable (parses run on the caller). */
+  async threads(): Promise<number> {
+    return (await this.ready()) ? this.options.threads : 0;
+  }
+
+  /**
+   * Parses one export in a parse thread (same rules, same errors as `parseExport`). The bytes
+   * of `input` are copied to the thread in the pieces `input` yields, at most
+   * {@link THREAD_IN_FLIGHT_BYTES} ahead of its parser, and the parsed rows come back as
+   * transferred typed arrays (nothing is copied on the way back). `input` is read only here and
+   * destroyed at the end; destroying it earlier (the merge stopped) stops the thread's parse.
+   *
+   * @throws CsvExportError as `parseExport` does; 'read_failed' when `input` fails.
+   * @throws Error when the thread dies before it answered (e.g. out of memory), naming the field.
+   */
+  async parse(
+    input: Readable,
+    field: TUploadField,
+    options: TThreadParseOptions = {},
+  ): Promise<ParsedExport> {
+    const ready = this.closed ? null : await this.ready();
+    if (!ready) return parseExport(input, field, options);
+    const { port1: port, port2 } = new MessageChannel();
+    const task: TParseTask = { port: port2, field, ...options };
+    let settled = false;
+    /** Whether the thread answered (after which it no longer reads the port). */
+    let answered = false;
+    let inFlight = 0;
+    let wakePump: (() => void) | null = null;
+    const wake = () => {
+      const resume = wakePump;
+      wakePump = null;
+      resume?.();
+    };
+
+    const result = new Promise<ParsedExport>((resolve, reject) => {
+      /** Marks the parse answered (once) and frees a waiting pump; false when it already was. */
+      const settle = () => {
+        if (settled) return false;
+        settled = true;
+        wake();
+        return true;
+      };
+      const fail = (error: Error) => {
+        if (settle()) reject(error);
+      };
+
+      port.on('message', (message: TFromParseThread) => {
+        if (message.kind !== 'consumed') answered = true;
+        switch (message.kind) {
+          case 'consumed':
+            inFlight -= message.bytes;
+            if (inFlight < THREAD_IN_FLIGHT_BYTES) wake();
+            return;
+          case 'parsed':
+            if (!settle()) return;
+            try {
+              resolve(ParsedExport.fromData(message.data));
+            } catch (error) {
+              reject(error instanceof Error ? error : new Error(String(error)));
+            }
+            return;
+          case 'refused':
+            fail(new CsvExportError(field, message.reason, message.detail));
+            return;
+          case 'failed':
+            fail(new Error(`${field}: parsing in a worker thread failed: ${message.message}`));
+            return;
         }
-        if (!settled) worker.postMessage({ kind: 'end' } satisfies TToParseThread);
-      } catch (error) {
-        fail(
-          new CsvExportError(field, 'read_failed', 'the file could not be read', { cause: error }),
-        );
-      }
-    })();
-  });
+      });
+      // The task closes its port once it answered (the answer arrives first, on the same
+      // port); a port closed without one means the task ended without answering.
+      port.on('close', () =>
+        fail(new Error(`${field}: the parse thread ended before it answered`)),
+      );
+      // Rejects when the thread died (e.g. out of memory) or could not load the task.
+      ready.pool.run(task, { transferList: [port2] }).then(
+        () => undefined,
+        (error: unknown) =>
+          fail(
+            new Error(
+              `${field}: the parse thread failed: ${error instanceof Error ? error.message : String(error)}`,
+              { cause: error },
+            ),
+          ),
+      );
 
-  return result.finally(() => {
-    if (!input.destroyed) input.destroy();
-    void worker.terminate();
-  });
+      void (async () => {
+        try {
+          for await (const chunk of input as AsyncIterable<Buffer>) {
+            while (!settled && inFlight >= THREAD_IN_FLIGHT_BYTES) {
+              await new Promise<void>((resume) => (wakePump = resume));
+            }
+            if (settled) return;
+            // A copy of its own, transferred: posting a view would clone the whole buffer under it.
+            const bytes = new Uint8Array(chunk);
+            inFlight += bytes.byteLength;
+            port.postMessage({ kind: 'bytes', bytes } satisfies TToParseThread, [bytes.buffer]);
+          }
+          if (!settled) port.postMessage({ kind: 'end' } satisfies TToParseThread);
+        } catch (error) {
+          fail(
+            new CsvExportError(field, 'read_failed', 'the file could not be read', {
+              cause: error,
+            }),
+          );
+        }
+      })();
+    });
+
+    return result.finally(() => {
+      if (!input.destroyed) input.destroy();
+      // Stops the thread's parse when it has not answered (its stream ends with an error); a
+      // task still queued reads it first and ends at once. Messages posted before close()
+      // are still delivered.
+      if (!answered) port.postMessage({ kind: 'stop' } satisfies TToParseThread);
+      port.close();
+    });
+  }
+
+  /** Stops the threads (a parse still running fails) and removes a bundled script. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const ready = await this.pool;
+    this.pool = null;
+    if (!ready) return;
+    await ready.pool.destroy();
+    await ready.remove();
+  }
 }

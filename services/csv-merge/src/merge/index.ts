@@ -1,34 +1,33 @@
 import type { Readable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { TUploadField } from '@aso/contracts';
-import { parseExportInThread } from './export-parse.thread';
-import { parseExport, type TParseOptions } from './export.parser';
+import type { ExportParsePool } from './export-parse.thread';
+import { nextTurn, PAUSE_EVERY_MS, parseExport, type TParseOptions } from './export.parser';
 import { mergeExports, type MergedDataset } from './exports.merger';
 
 export { CsvExportError } from './csv-export.error';
 export { parseExport, nextTurn, type TParsedExport, type TParseOptions } from './export.parser';
-export { parseExportInThread, THREAD_IN_FLIGHT_BYTES } from './export-parse.thread';
+export { ExportParsePool, THREAD_IN_FLIGHT_BYTES } from './export-parse.thread';
 export { toMergedData, MergedDataset, PREVIEW_ROWS } from './exports.merger';
 export { exportKind, parseDateRangeText } from './exports.crosscheck';
 export { writeProcessedCsv } from './processed-csv.writer';
 
-/** How long this thread parses between turns while a parse thread waits on it (ms). */
-export const THREAD_FEED_EVERY_MS = 10;
-
 /** Options of {@link parseAndMergeExports}. */
 export interface TParseAndMergeOptions extends TParseOptions {
   /**
-   * The file to parse in a worker thread of its own while this thread parses the other (two cores
-   * for two files; see `parseExportInThread`). Only used when both files are given. Default: none,
-   * the files are parsed one after the other here.
+   * The parse threads: both files are parsed there, at the same time (see `ExportParsePool`),
+   * and this thread only reads them. Default: none, the files are parsed one after the other
+   * here.
    */
-  thread?: TUploadField | null;
+  pool?: ExportParsePool | null;
 }
 
 /**
  * Parses whichever exports were uploaded and merges them (spec section 5). Without
- * `options.thread` the two files are parsed one after the other, so at most one upload stream
- * is read at a time; with it, both at once (one in a worker thread). `options` go to each
- * `parseExport` (its `pause` is also awaited between the two).
+ * `options.pool` the two files are parsed one after the other, so at most one upload stream
+ * is read at a time; with it, both at once in the pool's threads. `options` go to each
+ * `parseExport` (its `pause` is also awaited between the two on this thread; the threads
+ * pause on their own).
  *
  * @throws CsvExportError for the first unusable file found (its message names the field).
  * @throws TypeError when neither stream is given.
@@ -40,29 +39,39 @@ export async function parseAndMergeExports(
   },
   options: TParseAndMergeOptions = {},
 ): Promise<MergedDataset> {
-  const { thread, ...parseOptions } = options;
+  const { pool, ...parseOptions } = options;
   try {
-    if (thread && files.conversionCSV && files.redownloadsCSV) {
+    if (pool) {
       const { maxRows, maxColumns, pauseEveryMs } = parseOptions;
-      const parse = (field: TUploadField, input: Readable) =>
-        field === thread
-          ? parseExportInThread(input, field, { maxRows, maxColumns, pauseEveryMs })
-          : // This thread also reads the other file for the thread: it turns more often, so the
-            // thread is never left waiting for bytes (0.9 s of 6 s at 50 ms).
-            parseExport(input, field, { ...parseOptions, pauseEveryMs: THREAD_FEED_EVERY_MS });
+      const parse = (field: TUploadField, input: Readable | null | undefined) =>
+        input
+          ? pool.parse(input, field, { maxRows, maxColumns, pauseEveryMs })
+          : Promise.resolve(null);
       const parses = [
         parse('conversionCSV', files.conversionCSV),
         parse('redownloadsCSV', files.redownloadsCSV),
       ] as const;
+      const parsed = Promise.all(parses);
+      // This thread waits meanwhile: it pauses as a parse here would (the caller's pause
+      // renews the job's lock and stops the merge on its budget or cancel mark).
+      let waiting = true;
+      const pausing = (async () => {
+        while (waiting) {
+          await delay(pauseEveryMs ?? PAUSE_EVERY_MS);
+          if (waiting) await (parseOptions.pause ?? nextTurn)();
+        }
+      })();
       try {
-        const [conversion, redownloads] = await Promise.all(parses);
+        const [conversion, redownloads] = await Promise.race([parsed, pausing.then(() => parsed)]);
         return mergeExports({ conversion, redownloads });
       } catch (error) {
         // The first failure stops the other parse (its stream closed), and is thrown once
-        // both have ended: no thread outlives the merge.
-        for (const stream of [files.conversionCSV, files.redownloadsCSV]) stream.destroy();
+        // both have ended: no parse outlives the merge.
+        for (const stream of [files.conversionCSV, files.redownloadsCSV]) stream?.destroy();
         await Promise.allSettled(parses);
         throw error;
+      } finally {
+        waiting = false;
       }
     }
     const conversion = files.conversionCSV

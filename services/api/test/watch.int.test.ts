@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, vi } from 'vitest';
 import { sql } from 'kysely';
 import { pino } from 'pino';
+import { insertWebhookDelivery } from '@aso/db';
+import { createRedis, Producers } from '@aso/queue';
 import { it } from '@aso/testkit/vitest';
 import { createTestUser, type TestUser } from '@aso/testkit';
 import {
@@ -24,6 +26,7 @@ import { startReplayServer } from '@aso/appstore/node';
 import { verifyWebhookSignature } from '@aso/webhook';
 import { parseWorkerEnv as parseScraperEnv } from '../../scraper/src/env';
 import { startScraper } from '../../scraper/src/service';
+import { requeueStrandedDeliveries } from '../../scraper/src/webhook.handler';
 import {
   CONSTRUCTED_APP,
   CONSTRUCTED_CHANGES,
@@ -466,6 +469,60 @@ describe('the webhook', () => {
       expect((await call(api, a, 'POST', '/api/webhook/test')).statusCode).toBe(404);
     } finally {
       await api.close();
+    }
+  });
+
+  it('delivers, once, an event whose job was lost (stored, never queued, as after a Redis restart)', async ({
+    database,
+    redis,
+  }) => {
+    const receiver = await startReceiver();
+    const sys = await startSystem(database, redis, {
+      apiEnv: { WEBHOOK_ALLOW_LOOPBACK: 'true' },
+      // A round every second: each one looks for deliveries that lost their job.
+      scraperEnv: { WEBHOOK_ALLOW_LOOPBACK: 'true', WATCH_ROUND_EVERY_MS: '1000' },
+    });
+    try {
+      const { api } = sys;
+      const a = await newUser(database.db);
+      const put = await call(api, a, 'PUT', '/api/webhook', { url: receiver.url });
+      expect(put.statusCode, put.body).toBe(200);
+      // Stored as the scraper stores a change's delivery, but its job never reached Redis.
+      const lost = await insertWebhookDelivery(database.db, a.userId, {
+        id: crypto.randomUUID(),
+        type: 'webhook.test',
+        createdAt: new Date().toISOString(),
+        app: null,
+        changes: [],
+      });
+      // Fresh, it is left alone: its own job may still be on its way.
+      await sql`update webhook_deliveries set created_at = now() - interval '2 minutes' where id = ${lost}`.execute(
+        database.db,
+      );
+
+      await vi.waitUntil(() => receiver.received.length === 1, WAIT);
+      expect(receiver.received[0]!.headers['x-aso-delivery']).toBe(lost);
+      await vi.waitUntil(
+        async () =>
+          ZWebhook.parse(
+            (await call(api, a, 'GET', '/api/webhook')).json<{ webhook: unknown }>().webhook,
+          ).deliveries[0]?.status === 'delivered',
+        WAIT,
+      );
+      // Delivered, it is no longer looked for: one POST in all.
+      const conn = createRedis(redis.url, { role: 'producer', name: 'test:webhook-requeue' });
+      try {
+        const producers = new Producers(conn, redis.prefix);
+        const log = pino({ level: 'silent' });
+        expect(await requeueStrandedDeliveries({ db: database.db, producers, log })).toBe(0);
+        await producers.close();
+      } finally {
+        conn.disconnect();
+      }
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await sys.close();
+      await receiver.close();
     }
   });
 

@@ -45,7 +45,8 @@ function listingOf(row: AppSnapshotRow): TAppListing | null {
  * 3. when a listing change (texts, media, events, version, price, languages; not rating,
  *    rating count or rank) was found and users watch the listing: one notification per user,
  *    and for users with a webhook a `listing.changed` delivery, whose jobs are queued after the
- *    commit (a delivery whose job could not be queued stays `pending`).
+ *    commit (a delivery whose job could not be queued stays `pending` until a watch round
+ *    queues it again: `requeueStrandedDeliveries`).
  *
  * Used by every store read that stores a snapshot, audits' scrapes included, so a change is
  * found whichever read sees it first.

@@ -10,6 +10,7 @@ import { planFailure, snapshotDecision, validateScrapeTarget } from './scrape.po
 import { storeSnapshot } from './snapshot.recorder';
 import { recordStoreRead, storeReadOfFailure, storeReadOfResult } from './store-read.recorder';
 import { readStore } from './store.reader';
+import { requeueStrandedDeliveries } from './webhook.handler';
 import type { WorkerDeps } from './worker.deps';
 
 /**
@@ -117,7 +118,9 @@ const CLAIM_LEASE_S = 3_600;
  * claims the watched targets that are due (at most `WATCH_ROUND_MAX`; see `claimDueTargets`)
  * and queues one `watch-read` per target (one however many users watch it), whose job id is
  * the target and its due time, so a read is never queued twice. The reads run under the
- * `scrape` queue's rate limit, after audits' scrapes. Returns `{ queued }`.
+ * `scrape` queue's rate limit, after audits' scrapes. It also queues again the webhook
+ * deliveries whose job was lost ({@link requeueStrandedDeliveries}). Returns
+ * `{ queued, requeuedDeliveries }`.
  */
 export function createWatchRoundHandler(deps: WorkerDeps): JobHandler<'watch-round'> {
   return async () => {
@@ -130,6 +133,7 @@ export function createWatchRoundHandler(deps: WorkerDeps): JobHandler<'watch-rou
       })),
     );
     if (due.length > 0) deps.log.info({ queued: due.length }, 'watch round queued reads');
-    return { queued: due.length };
+    const requeuedDeliveries = await requeueStrandedDeliveries(deps);
+    return { queued: due.length, requeuedDeliveries };
   };
 }

@@ -1,4 +1,4 @@
-import { findWebhookDelivery, recordWebhookAttempt } from '@aso/db';
+import { findWebhookDelivery, listStrandedWebhookDeliveries, recordWebhookAttempt } from '@aso/db';
 import { UnrecoverableError, type JobHandler } from '@aso/queue';
 import { postWebhook, WebhookAddressError } from '@aso/webhook';
 import type { WorkerDeps } from './worker.deps';
@@ -53,4 +53,30 @@ export function createWebhookDeliverHandler(deps: WorkerDeps): JobHandler<'webho
     await recordWebhookAttempt(deps.db, delivery.id, { status: 'delivered', error: null });
     return { status };
   };
+}
+
+/** A delivery still pending this long after it was stored (ms) may have lost its job. */
+const STRANDED_AFTER_MS = 60_000;
+/** Deliveries queued again per call at most (the next watch round takes the rest). */
+const STRANDED_BATCH = 500;
+
+/**
+ * Queues again, under their own ids, the deliveries still `pending` a minute after they were
+ * stored: their job was lost (a Redis that came back empty) or never queued (Redis down at
+ * the commit). BullMQ adds nothing for an id it still holds (waiting, delayed between retries,
+ * or kept after the end), and the handler skips a delivery that is no longer pending, so no
+ * event is sent twice. Run by every watch round. Returns how many were found.
+ * @throws the database's or Redis's error (the round fails and runs again on schedule).
+ */
+export async function requeueStrandedDeliveries(
+  deps: Pick<WorkerDeps, 'db' | 'producers' | 'log'>,
+): Promise<number> {
+  const ids = await listStrandedWebhookDeliveries(deps.db, STRANDED_AFTER_MS, STRANDED_BATCH);
+  await deps.producers.addMany(
+    'webhook-deliver',
+    ids.map((deliveryId) => ({ data: { deliveryId }, opts: { jobId: deliveryId } })),
+  );
+  if (ids.length > 0)
+    deps.log.info({ pending: ids.length }, 'pending webhook deliveries queued again');
+  return ids.length;
 }

@@ -7,6 +7,7 @@ import * as m0005 from './0005_audit_rules_usage';
 import * as m0006 from './0006_personal_sign_in_codes';
 import * as m0007 from './0007_saved_audit_once_and_documents';
 import * as m0008 from './0008_watchlist';
+import * as m0009 from './0009_pending_webhook_deliveries_index';
 
 /**
  * Every migration, in order. Statically imported (not read from a folder at run time) so the
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0006_personal_sign_in_codes': m0006,
   '0007_saved_audit_once_and_documents': m0007,
   '0008_watchlist': m0008,
+  '0009_pending_webhook_deliveries_index': m0009,
 };
 
 /** Kysely `MigrationProvider` over {@link migrations}. */

@@ -77,6 +77,28 @@ export async function insertWebhookDelivery(
   return row.id;
 }
 
+/**
+ * Ids of deliveries still `pending` `olderThanMs` (ms) after they were stored, oldest first, at
+ * most `limit`: those whose job may have been lost (a Redis restart, or queueing after the
+ * commit failed). Queueing them again under their own id is safe: BullMQ adds nothing for an
+ * id it still holds, and the handler skips a delivery that is no longer pending.
+ */
+export async function listStrandedWebhookDeliveries(
+  db: Db,
+  olderThanMs: number,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${olderThanMs / 1000})`)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** Delivery `id` with the webhook it goes to (null when the user removed the webhook). */
 export async function findWebhookDelivery(
   db: Db,

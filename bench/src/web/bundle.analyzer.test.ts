@@ -64,6 +64,22 @@ describe('analyzeBundle', () => {
     expect(report.allJs.files).toHaveLength(5);
   });
 
+  it('takes the chunk named as the dashboard before another lazy chunk that brings ECharts', async () => {
+    const twoCharts: Record<string, string> = {
+      ...files,
+      'assets/index-a1.js':
+        'const t=()=>import("./admin-e5.js");const d=()=>import("./dashboard-c3.js");console.log(t,d);',
+      'assets/admin-e5.js': 'import{chart}from"./charts-d4.js";export default chart(2);',
+    };
+    const report = await analyzeBundle(
+      html,
+      Object.keys(twoCharts),
+      (f) => Buffer.from(f.endsWith('.css') ? '' : twoCharts[f]!, 'utf8'),
+      /dashboard-/,
+    );
+    expect(report.dashboardChunk).toBe('assets/dashboard-c3.js');
+  });
+
   it('reports ECharts in the first load when the entry imports it statically', async () => {
     const eager: Record<string, string> = {
       ...files,

@@ -116,16 +116,22 @@ export interface TBundleReport {
   allJs: TSizes;
 }
 
+/** File name of the web app's dashboard tab chunk (Vite names a chunk after its module, `dashboard-tab.tsx`). */
+export const DASHBOARD_CHUNK_NAME = /(^|\/)dashboard-tab-[^/]*\.js$/;
+
 /**
  * Analyses a Vite build from `index.html` (given as text) and its files (dist-relative paths):
  * the first load (module scripts and modulepreloads of index.html with their static imports;
  * stylesheets), and the dashboard chunk (the first-load module's dynamic import that brings a
- * file holding {@link ECHARTS_MARKER}, with the static imports it adds).
+ * file holding {@link ECHARTS_MARKER}, with the static imports it adds). Other screens may
+ * bring ECharts too (a watched app's timeline): the dynamic import named `dashboard` (by
+ * default {@link DASHBOARD_CHUNK_NAME}) is taken first, else the first in name order.
  */
 export async function analyzeBundle(
   indexHtml: string,
   jsFiles: readonly string[],
   readBytes: (file: string) => Buffer,
+  dashboard: RegExp = DASHBOARD_CHUNK_NAME,
 ): Promise<TBundleReport> {
   const read = (f: string) => readBytes(f).toString('utf8');
   const assets = htmlAssets(indexHtml);
@@ -146,12 +152,14 @@ export async function analyzeBundle(
     }
   }
   let dashboardChunk: string | null = null;
-  let dashboard: TSizes | null = null;
-  for (const target of [...dynamicTargets].sort()) {
+  let dashboardSizes: TSizes | null = null;
+  const named = (f: string) => (dashboard.test(f) ? 0 : 1);
+  const candidates = [...dynamicTargets].sort((a, b) => named(a) - named(b) || a.localeCompare(b));
+  for (const target of candidates) {
     const lazy = [...(await staticClosure([target], read))].filter((f) => !first.has(f));
     if (lazy.some((f) => echartsFiles.includes(f))) {
       dashboardChunk = target;
-      dashboard = sizeOf(lazy, readBytes);
+      dashboardSizes = sizeOf(lazy, readBytes);
       break;
     }
   }
@@ -166,7 +174,7 @@ export async function analyzeBundle(
         .filter((s): s is string => s !== null),
       readBytes,
     ),
-    dashboard,
+    dashboard: dashboardSizes,
     dashboardChunk,
     echartsInFirstLoad,
     allJs: sizeOf(jsFiles, readBytes),

@@ -45,7 +45,7 @@ import {
 import { describeDataset, rowsForRange } from './dataset.rules';
 import { DateRangePicker } from './date-range-picker';
 import { rangeLabel } from './date-range.rules';
-import { buildExportCsv, exportFileName, saveBlob } from './export-csv';
+import { saveBlob } from '@/lib/file-download.rules';
 import { KpiReport } from './kpi-report';
 import { MonthlyReport } from './monthly-report';
 import { openSavedDashboardById } from './open-saved-dashboard';
@@ -148,7 +148,7 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
         view={{ dateRange: range, selectedMetrics: selected }}
         ready={ready}
         expired={chartState.kind === 'expired'}
-        onExport={() => exportRange(current, info.headers, entries, range)}
+        onExport={() => void exportRange(current, info.headers, entries, range)}
       />
       {current.notices?.map((notice) => (
         <p
@@ -186,17 +186,28 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
   );
 }
 
-function exportRange(
+async function exportRange(
   current: TOpenDashboard,
   headers: string[],
   entries: ReturnType<typeof rowsForRange>,
   range: { start: string; end: string },
-): void {
-  const csv = buildExportCsv(headers, entries);
-  saveBlob(
-    new Blob([csv], { type: 'text/csv;charset=utf-8' }),
-    exportFileName(current.appName, current.territory, range),
-  );
+): Promise<void> {
+  // The CSV writer is loaded on the first export: most visits never export.
+  let csv: string;
+  let fileName: string;
+  try {
+    const { buildExportCsv, exportFileName } = await import('./export-csv');
+    csv = buildExportCsv(headers, entries);
+    fileName = exportFileName(current.appName, current.territory, range);
+  } catch {
+    toast({
+      variant: 'destructive',
+      title: 'Export Failed',
+      description: 'Failed to export the CSV. Please try again.',
+    });
+    return;
+  }
+  saveBlob(new Blob([csv], { type: 'text/csv;charset=utf-8' }), fileName);
   toast({ title: 'CSV Exported', description: `${entries.length} rows of ${rangeLabel(range)}` });
 }
 

@@ -14,8 +14,11 @@ function renderPicker() {
   return onApply;
 }
 
-/** The day button of `label` ('3 August 2025'), by the start of its accessible name. */
-const day = (label: string) => screen.getByRole('button', { name: new RegExp(`^${label},`) });
+/**
+ * The day button of `label` ('3 August 2025'), by the start of its accessible name, once it
+ * shows (the calendar's code is loaded when the picker is first used).
+ */
+const day = (label: string) => screen.findByRole('button', { name: new RegExp(`^${label},`) });
 
 describe('DateRangePicker (spec sections 2 and 4)', () => {
   it('applies a start and an end picked in either order, Apply enabled only then', async () => {
@@ -28,12 +31,12 @@ describe('DateRangePicker (spec sections 2 and 4)', () => {
     const apply = within(popover).getByRole('button', { name: 'Apply' });
     expect(isRefused(apply)).toBe(true);
 
-    await user.click(day('10 August 2025'));
+    await user.click(await day('10 August 2025'));
     expect(screen.getByTestId('date-range-draft').textContent).toBe(
       'Aug 10, 2025 - pick an end date',
     );
     expect(isRefused(apply)).toBe(true);
-    await user.click(day('3 August 2025'));
+    await user.click(await day('3 August 2025'));
     expect(screen.getByTestId('date-range-draft').textContent).toBe('Aug 3, 2025 - Aug 10, 2025');
     await user.click(apply);
     expect(onApply).toHaveBeenCalledWith({ start: '2025-08-03', end: '2025-08-10' });
@@ -45,7 +48,7 @@ describe('DateRangePicker (spec sections 2 and 4)', () => {
     const onApply = renderPicker();
     await user.click(screen.getByTestId('date-range-trigger'));
     await screen.findByTestId('date-range-popover');
-    await user.click(day('5 July 2025'));
+    await user.click(await day('5 July 2025'));
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByTestId('date-range-popover')).toBeNull());
     await user.click(screen.getByTestId('date-range-trigger'));

@@ -2,9 +2,8 @@ import { useIsMobile } from '@/hooks/use-mobile';
 import { formatDay } from '@aso/analytics';
 import type { TDateRange } from '@aso/contracts';
 import { CalendarDays } from 'lucide-react';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { Button } from '@/components/ui/button';
-import { Calendar } from '@/components/ui/calendar';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import {
   dateFromIso,
@@ -14,6 +13,29 @@ import {
   rangeLabel,
   type TDraftRange,
 } from './date-range.rules';
+
+// The calendar (react-day-picker with date-fns) is fetched on intent to pick a range (hover,
+// focus or press of the trigger), not with the dashboard.
+const loadCalendar = () => import('@/components/ui/calendar');
+const Calendar = lazy(() => loadCalendar().then((m) => ({ default: m.Calendar })));
+const preloadCalendar = () => void loadCalendar().catch(() => undefined);
+
+/** The day react-day-picker keeps in the Tab order, inside `root`. */
+function tabbableDay(root: HTMLElement | null): HTMLElement | null {
+  return root?.querySelector<HTMLElement>('.rdp-day_button[tabindex="0"]') ?? null;
+}
+
+/**
+ * Rendered after the calendar: when the calendar's code arrived after the popover opened (the
+ * focus then waits on the popover itself), moves the focus to its day as an open does.
+ */
+function FocusDayWhenShown({ content }: { content: RefObject<HTMLDivElement | null> }) {
+  useEffect(() => {
+    if (content.current && document.activeElement === content.current)
+      tabbableDay(content.current)?.focus();
+  }, [content]);
+  return null;
+}
 
 /** Props of {@link DateRangePicker}. */
 export interface DateRangePickerProps {
@@ -55,6 +77,7 @@ export function DateRangePicker({ value, bounds, onApply }: DateRangePickerProps
   const helpId = useId();
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<TDraftRange | undefined>(undefined);
+  const content = useRef<HTMLDivElement>(null);
   const min = dateFromIso(bounds.start);
   const max = dateFromIso(bounds.end);
   const end = dateFromIso(value.end);
@@ -74,12 +97,20 @@ export function DateRangePicker({ value, bounds, onApply }: DateRangePickerProps
       }}
     >
       <PopoverTrigger asChild>
-        <Button variant="outline" size="sm" data-testid="date-range-trigger">
+        <Button
+          variant="outline"
+          size="sm"
+          data-testid="date-range-trigger"
+          onPointerEnter={preloadCalendar}
+          onPointerDown={preloadCalendar}
+          onFocus={preloadCalendar}
+        >
           <CalendarDays />
           {rangeLabel(value)}
         </Button>
       </PopoverTrigger>
       <PopoverContent
+        ref={content}
         align="start"
         collisionPadding={8}
         // Fits the screen: on a phone one month, and the list scrolls above Apply and Cancel.
@@ -89,12 +120,11 @@ export function DateRangePicker({ value, bounds, onApply }: DateRangePickerProps
         data-testid="date-range-popover"
         onOpenAutoFocus={(event) => {
           // Straight to the calendar's day (react-day-picker keeps one day in the Tab order).
-          const day = (event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>(
-            '.rdp-day_button[tabindex="0"]',
-          );
-          if (!day) return;
+          // Without the calendar yet, the popover holds the focus until it shows (see
+          // FocusDayWhenShown).
+          const popover = event.currentTarget as HTMLElement | null;
           event.preventDefault();
-          day.focus();
+          (tabbableDay(popover) ?? popover)?.focus();
         }}
       >
         <p
@@ -112,24 +142,27 @@ export function DateRangePicker({ value, bounds, onApply }: DateRangePickerProps
               : 'Pick a start date, then an end date.'}
         </p>
         <div className="min-h-0 overflow-y-auto">
-          <Calendar
-            mode="range"
-            numberOfMonths={isMobile ? 1 : 2}
-            // Two months side by side: outside days would show the same day twice.
-            showOutsideDays={false}
-            selected={draft}
-            // Own click logic (see nextDraft): react-day-picker's default sets both ends on the
-            // first click, which would enable Apply too early.
-            onSelect={(_range, day) => setDraft((prev) => nextDraft(prev, day))}
-            defaultMonth={defaultMonth}
-            startMonth={min}
-            endMonth={max}
-            disabled={[{ before: min }, { after: max }]}
-            // The applied range stays faintly marked while a new one is picked.
-            modifiers={{ applied: { from: dateFromIso(value.start), to: end } }}
-            modifiersClassNames={{ applied: 'bg-primary/5' }}
-            labels={{ labelDayButton: dayButtonLabel }}
-          />
+          <Suspense fallback={<div className="h-72 w-72" aria-busy="true" />}>
+            <Calendar
+              mode="range"
+              numberOfMonths={isMobile ? 1 : 2}
+              // Two months side by side: outside days would show the same day twice.
+              showOutsideDays={false}
+              selected={draft}
+              // Own click logic (see nextDraft): react-day-picker's default sets both ends on the
+              // first click, which would enable Apply too early.
+              onSelect={(_range, day) => setDraft((prev) => nextDraft(prev, day))}
+              defaultMonth={defaultMonth}
+              startMonth={min}
+              endMonth={max}
+              disabled={[{ before: min }, { after: max }]}
+              // The applied range stays faintly marked while a new one is picked.
+              modifiers={{ applied: { from: dateFromIso(value.start), to: end } }}
+              modifiersClassNames={{ applied: 'bg-primary/5' }}
+              labels={{ labelDayButton: dayButtonLabel }}
+            />
+            <FocusDayWhenShown content={content} />
+          </Suspense>
         </div>
         <div className="mt-3 flex shrink-0 justify-end gap-2 border-t pt-3">
           <Button variant="ghost" size="sm" onClick={() => setOpen(false)}>

@@ -46,5 +46,3 @@ export function exportFileName(
   const base = parts.length > 0 ? parts.join('-') : 'dashboard';
   return `${base}-${range.start}_${range.end}.csv`;
 }
-
-export { saveBlob } from '../../lib/file-download.rules';

@@ -11,7 +11,7 @@ import { LiveAnnouncer } from '@/components/ui/live-announcer';
 import { SkipLink } from '@/components/ui/skip-link';
 import { DeferredToaster } from '@/components/ui/deferred-toaster';
 import { AdminPage } from '@/features/admin';
-import { LazyScreen, lazyScreen } from '@/components/lazy-screen';
+import { lazyScreen } from '@/components/lazy-screen';
 import { AuthProvider, useAuth } from '@/features/auth/auth.context';
 import { PrintAuditScreen, PrintDashboardScreen } from '@/features/print';
 import { ResultScreen } from '@/features/results';
@@ -25,6 +25,7 @@ import { getSessionToken } from '@/lib/session';
 const login = lazyScreen(
   () => import('@/features/auth/login-page'),
   (m) => m.LoginPage,
+  { what: 'sign-in page' },
 );
 // Without a stored session the login screen is what shows: fetch it with the app, not after.
 if (getSessionToken() === null) login.preload();
@@ -33,12 +34,7 @@ if (getSessionToken() === null) login.preload();
 function SessionGate() {
   const { status } = useAuth();
   if (status === 'loading') return <LoadingScreen />;
-  if (status === 'anonymous')
-    return (
-      <LazyScreen what="sign-in page" loadingText="Loading...">
-        <login.Screen />
-      </LazyScreen>
-    );
+  if (status === 'anonymous') return <login.Screen />;
   return <Outlet />;
 }
 

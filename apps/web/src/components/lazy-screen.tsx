@@ -1,18 +1,10 @@
 /**
  * Screens whose code is loaded on demand (route-level code splitting), so the first load carries
- * only the sign-in page and the main screen. A screen is declared once with {@link lazyScreen}
- * (its `Screen` for the route, its `preload` for the links that lead to it) and rendered in
- * {@link LazyScreen}.
+ * only the sign-in page and the main screen. A screen is declared once with {@link lazyScreen}:
+ * its `Screen` for the route (in {@link LazyScreen}), its `preload` for the links leading to it.
  */
 import { AlertTriangle, Loader2 } from 'lucide-react';
-import {
-  Component,
-  lazy,
-  Suspense,
-  type ComponentType,
-  type LazyExoticComponent,
-  type ReactNode,
-} from 'react';
+import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 
 interface BoundaryState {
@@ -85,19 +77,22 @@ export function LazyScreen({
 
 /** A screen loaded on demand: the component to render and a preload for the links leading to it. */
 export interface TLazyScreen<P extends object = object> {
-  Screen: LazyExoticComponent<ComponentType<P>>;
+  /** The screen, with the quiet fallback while its code loads and the reload offer if it fails. */
+  Screen: (props: P) => ReactNode;
   /** Starts fetching the screen's code (on hover or focus of a link to it); safe to call often. */
   preload: () => void;
 }
 
 /**
  * Declares a screen loaded on demand: `load` is the dynamic `import()` of its module, `pick`
- * takes the component from it. The import runs once (the first `preload` or render); a failed
- * import is retried by the next call.
+ * takes the component from it; `what` names it in the reload offer and `loadingText` is what
+ * the fallback says. The import runs once (the first `preload` or render); a failed import is
+ * retried by the next call.
  */
 export function lazyScreen<M, P extends object = object>(
   load: () => Promise<M>,
   pick: (module: M) => ComponentType<P>,
+  { what, loadingText = 'Loading...' }: { what: string; loadingText?: string },
 ): TLazyScreen<P> {
   let pending: Promise<{ default: ComponentType<P> }> | null = null;
   const get = () => {
@@ -110,8 +105,13 @@ export function lazyScreen<M, P extends object = object>(
     );
     return pending;
   };
+  const Loaded = lazy(get);
   return {
-    Screen: lazy(get),
+    Screen: (props: P) => (
+      <LazyScreen what={what} loadingText={loadingText}>
+        <Loaded {...props} />
+      </LazyScreen>
+    ),
     preload: () => void get().catch(() => undefined),
   };
 }

@@ -3,19 +3,12 @@
  * loaded lazily; the unlock state module is imported here so that its logout cleanup is
  * registered from the start (spec section 4: "logout clears it").
  */
-import { LazyScreen, lazyScreen } from '@/components/lazy-screen';
+import { lazyScreen } from '@/components/lazy-screen';
 import './admin-session';
 
-const admin = lazyScreen(
+/** Route `/admin`. */
+export const AdminPage = lazyScreen(
   () => import('./admin-page'),
   (m) => m.default,
-);
-
-/** Route `/admin`. */
-export function AdminPage() {
-  return (
-    <LazyScreen what="admin screen" loadingText="Loading...">
-      <admin.Screen />
-    </LazyScreen>
-  );
-}
+  { what: 'admin screen' },
+).Screen;

@@ -4,7 +4,7 @@
  * returns (with its values) and the 'Analysis Failed' toast shows the server's message.
  */
 import { useEffect, useRef, useState } from 'react';
-import { LazyScreen, lazyScreen } from '@/components/lazy-screen';
+import { lazyScreen } from '@/components/lazy-screen';
 import { LazyAuditResult } from '@/features/results';
 import { useMainScreen } from '@/features/shell/main-screen.context';
 import { AuditForm } from './audit-form';
@@ -12,6 +12,7 @@ import { AuditForm } from './audit-form';
 const running = lazyScreen(
   () => import('./running-audit'),
   (m) => m.RunningAudit,
+  { what: 'audit progress', loadingText: 'Starting...' },
 );
 
 /**
@@ -41,13 +42,11 @@ export function AuditTab() {
         />
       </div>
       {auditView.kind === 'progress' && (
-        <LazyScreen what="audit progress" loadingText="Starting...">
-          <running.Screen
-            key={auditView.auditId}
-            auditId={auditView.auditId}
-            validLinks={auditView.validLinks}
-          />
-        </LazyScreen>
+        <running.Screen
+          key={auditView.auditId}
+          auditId={auditView.auditId}
+          validLinks={auditView.validLinks}
+        />
       )}
       {auditView.kind === 'result' && (
         <LazyAuditResult

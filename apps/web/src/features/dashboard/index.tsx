@@ -4,23 +4,17 @@
  * sidebar's saved dashboards group. The tab's content (and with it echarts) is loaded lazily,
  * so neither is in the first-load bundle.
  */
-import { LazyScreen, lazyScreen } from '@/components/lazy-screen';
+import { lazyScreen } from '@/components/lazy-screen';
 
 const dashboard = lazyScreen(
   () => import('./dashboard-tab'),
   (m) => m.default,
+  { what: 'dashboard', loadingText: 'Loading dashboard...' },
 );
 
+/** The main screen's dashboard tab. */
+export const DashboardTab = dashboard.Screen;
 /** Starts loading the dashboard tab's code (on intent to open it). */
 export const preloadDashboard = dashboard.preload;
-
-/** The main screen's dashboard tab. */
-export function DashboardTab() {
-  return (
-    <LazyScreen what="dashboard" loadingText="Loading dashboard...">
-      <dashboard.Screen />
-    </LazyScreen>
-  );
-}
 
 export { SavedDashboardsList } from './saved-dashboards-list';

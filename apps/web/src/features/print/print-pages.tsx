@@ -7,14 +7,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
-import { LazyScreen, lazyScreen } from '@/components/lazy-screen';
+import { lazyScreen } from '@/components/lazy-screen';
 import { AuditResult } from '@/features/results/audit-result';
 import { auditQuery } from '@/lib/queries';
 
-const dashboardPrint = lazyScreen(
+const DashboardPrint = lazyScreen(
   () => import('@/features/dashboard/dashboard-print'),
   (m) => m.default,
-);
+  { what: 'dashboard', loadingText: 'Loading dashboard...' },
+).Screen;
 
 /** Marks the document as printing (charts draw without animation). */
 function usePrintMode(): void {
@@ -40,9 +41,5 @@ export function PrintAuditPage() {
 /** `/print/dashboard/:id`. */
 export function PrintDashboardPage() {
   usePrintMode();
-  return (
-    <LazyScreen what="dashboard" loadingText="Loading dashboard...">
-      <dashboardPrint.Screen />
-    </LazyScreen>
-  );
+  return <DashboardPrint />;
 }

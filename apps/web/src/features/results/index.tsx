@@ -1,37 +1,23 @@
 /**
  * An audit's result (spec section 2 "Results view" and "Standalone result page"), loaded
  * lazily: the audit tab shows it when an audit completes or a saved audit is opened, the
- * route `/results/:id` and the print page show it on their own.
+ * route `/results/:id` shows it on its own page.
  */
-import { LazyScreen, lazyScreen } from '@/components/lazy-screen';
-import type { AuditResultProps } from './audit-result';
+import { lazyScreen } from '@/components/lazy-screen';
 
 const result = lazyScreen(
   () => import('./audit-result'),
   (m) => m.AuditResult,
+  { what: 'audit result', loadingText: 'Loading the result...' },
 );
-const resultPage = lazyScreen(
-  () => import('./result-page'),
-  (m) => m.ResultPage,
-);
-
-/** Starts loading the result view's code (an audit started, a saved audit hovered). */
-export const preloadAuditResult = result.preload;
 
 /** The result of one audit, see `./audit-result`. */
-export function LazyAuditResult(props: AuditResultProps) {
-  return (
-    <LazyScreen what="audit result" loadingText="Loading the result...">
-      <result.Screen {...props} />
-    </LazyScreen>
-  );
-}
-
+export const LazyAuditResult = result.Screen;
+/** Starts loading the result view's code (an audit started, a saved audit hovered). */
+export const preloadAuditResult = result.preload;
 /** Route `/results/:id`. */
-export function ResultScreen() {
-  return (
-    <LazyScreen what="result page" loadingText="Loading the result...">
-      <resultPage.Screen />
-    </LazyScreen>
-  );
-}
+export const ResultScreen = lazyScreen(
+  () => import('./result-page'),
+  (m) => m.ResultPage,
+  { what: 'result page', loadingText: 'Loading the result...' },
+).Screen;

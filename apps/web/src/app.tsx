@@ -7,11 +7,11 @@
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Outlet, Route, Routes } from 'react-router';
+import { lazyScreen } from '@/components/lazy-screen';
 import { LiveAnnouncer } from '@/components/ui/live-announcer';
 import { SkipLink } from '@/components/ui/skip-link';
 import { DeferredToaster } from '@/components/ui/deferred-toaster';
 import { AdminPage } from '@/features/admin';
-import { lazyScreen } from '@/components/lazy-screen';
 import { AuthProvider, useAuth } from '@/features/auth/auth.context';
 import { PrintAuditScreen, PrintDashboardScreen } from '@/features/print';
 import { ResultScreen } from '@/features/results';

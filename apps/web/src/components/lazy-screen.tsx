@@ -1,7 +1,8 @@
 /**
  * Screens whose code is loaded on demand (route-level code splitting), so the first load carries
  * only the sign-in page and the main screen. A screen is declared once with {@link lazyScreen}:
- * its `Screen` for the route (in {@link LazyScreen}), its `preload` for the links leading to it.
+ * its `Screen` for the route (in a quiet fallback and a reload offer), its `preload` for the
+ * links leading to it.
  */
 import { AlertTriangle, Loader2 } from 'lucide-react';
 import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
@@ -59,7 +60,7 @@ function QuietFallback({ text }: { text: string }) {
  * Renders `children` (a lazily loaded screen's element) with a quiet fallback while its code
  * loads and a reload offer if it fails; `what` names the screen in that offer.
  */
-export function LazyScreen({
+function LazyScreen({
   children,
   what,
   loadingText,

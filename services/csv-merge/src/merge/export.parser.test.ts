@@ -127,6 +127,25 @@ describe('parseExport on large and unusual files (docs/BENCHMARKS.md)', () => {
     expect(a.toRows()).toEqual(b.toRows());
   });
 
+  it('reads a small file (papaparse) as csv-parse reads it when streamed', async () => {
+    const text =
+      '"Name","Odd App"\r\n\r\n"Date","Downloads","Note"\r\n' +
+      '7/1/25,"1,234","two\r\nlines"\r\n\r\n""\r\n   \r\n7/2/25,5\r\n' +
+      '7/3/25,6,"say ""hi""",extra\r\nTotal,11,\r\n7/4/25,-,note\r\n';
+    const small = await parseText(text);
+    // Past the read-ahead (more line breaks than the row cap allows): streamed by csv-parse.
+    const streamed = await parseText(text + '\r\n'.repeat(20_000));
+    expect(small.toRows()).toEqual(streamed.toRows());
+    expect(small.skippedRows).toBe(streamed.skippedRows);
+    expect(small.preamble).toEqual(streamed.preamble);
+    expect(small.toRows().map((r) => r.cells)).toEqual([
+      ['7/1/25', 1234, 'two\r\nlines'],
+      ['7/2/25', 5, null],
+      ['7/3/25', 6, 'say "hi"'],
+      ['7/4/25', null, 'note'],
+    ]);
+  });
+
   it('hands the rest of the file to csv-parse at an unusual row, keeping its rows', async () => {
     const p = await parseText('Date,A,B\n7/1/25,1,2\n7/2/25,x"y,3\n7/3/25,"4"5,6\n7/4/25,7,8\n');
     expect(p.toRows().map((r) => r.cells)).toEqual([

@@ -1,0 +1,71 @@
+import { brotliCompressSync, constants } from 'node:zlib';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+/** Raw and brotli sizes (bytes) of one bundle. */
+export interface TBundleSize {
+  rawBytes: number;
+  brBytes: number;
+}
+
+/** What the dashboard's chart code costs on its own, and the least ECharts can cost. */
+export interface TEchartsFloor {
+  /** The dashboard's chart module (apps/web/src/features/dashboard/echart.tsx) alone: ECharts as it registers it, echarts-for-react; React left out. */
+  chartModule: TBundleSize;
+  /** `echarts/core` with the canvas renderer, one line chart and its grid: the least a chart needs. */
+  floor: TBundleSize;
+}
+
+/** The least ECharts that draws a line chart: core, canvas renderer, line chart, grid. */
+const FLOOR_ENTRY = `
+import * as echarts from 'echarts/core';
+import { LineChart } from 'echarts/charts';
+import { GridComponent } from 'echarts/components';
+import { CanvasRenderer } from 'echarts/renderers';
+echarts.use([LineChart, GridComponent, CanvasRenderer]);
+export default echarts;
+`;
+
+async function bundleSize(
+  webDir: string,
+  entry: { contents: string; resolveDir: string; loader: 'ts' | 'tsx' },
+): Promise<TBundleSize> {
+  const out = await build({
+    stdin: entry,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    // As the web build sees them: production code paths, packages from apps/web.
+    define: { 'process.env.NODE_ENV': '"production"' },
+    nodePaths: [join(webDir, 'node_modules')],
+    external: ['react', 'react-dom', 'react/jsx-runtime'],
+    jsx: 'automatic',
+    logLevel: 'silent',
+  });
+  const code = out.outputFiles[0]!.contents;
+  const br = brotliCompressSync(code, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
+  });
+  return { rawBytes: code.length, brBytes: br.length };
+}
+
+/**
+ * Sizes of the dashboard's chart module alone and of the ECharts floor, each bundled by esbuild
+ * (minified, production) and compressed with brotli at the quality the web build serves (11),
+ * so the dashboard chunk can be read against what its charting library costs at the least.
+ * @param webDir the web app's folder (apps/web), whose node_modules hold echarts.
+ * @throws Error when esbuild cannot bundle either entry.
+ */
+export async function measureEchartsFloor(webDir: string): Promise<TEchartsFloor> {
+  const [chartModule, floor] = await Promise.all([
+    bundleSize(webDir, {
+      contents: "export * from './echart';",
+      resolveDir: join(webDir, 'src/features/dashboard'),
+      loader: 'tsx',
+    }),
+    bundleSize(webDir, { contents: FLOOR_ENTRY, resolveDir: webDir, loader: 'ts' }),
+  ]);
+  return { chartModule, floor };
+}

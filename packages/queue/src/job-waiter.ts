@@ -11,6 +11,24 @@ export type TJobOutcome =
   /** Still unfinished at the deadline; `removed` when it was still queued and got withdrawn. */
   | { status: 'timeout'; state: string; removed: boolean };
 
+/**
+ * How often a waited-for job is checked to still be in Redis (ms) when its caller can queue it
+ * again ({@link JobWaitOptions.requeue}): a Redis restart loses it within this much.
+ */
+export const VANISHED_CHECK_MS = 2_000;
+
+/** Options of one {@link JobWaiter.wait}. */
+export interface JobWaitOptions {
+  /**
+   * Queues the job again (same id and data): called when the job is no longer in Redis while
+   * it is waited for (Redis restarted empty and lost it; BullMQ answers its state `unknown`),
+   * checked every {@link VANISHED_CHECK_MS}. The wait goes on for the job of the same id. Only
+   * for jobs whose second run is harmless (idempotent handlers). Its errors are ignored: the
+   * next check calls it again.
+   */
+  requeue?: () => Promise<unknown>;
+}
+
 /** Options of {@link JobWaiter}. */
 export interface JobWaiterOptions {
   /** The queue whose jobs are waited for. */
@@ -76,9 +94,11 @@ export class JobWaiter {
   /**
    * Waits up to `timeoutMs` (ms) for `job` to finish. On the deadline a job still queued is
    * removed (nobody waits for it any more); a running one is left to finish. Never rejects for
-   * the job's own failure: that is the `failed` outcome with BullMQ's failed reason.
+   * the job's own failure: that is the `failed` outcome with BullMQ's failed reason. With
+   * `opts.requeue`, a job lost by Redis meanwhile is queued again and waited for.
    */
-  async wait(job: Job, timeoutMs: number): Promise<TJobOutcome> {
+  async wait(job: Job, timeoutMs: number, opts: JobWaitOptions = {}): Promise<TJobOutcome> {
+    const stopWatch = opts.requeue ? requeueWhenVanished(job, opts.requeue) : () => undefined;
     try {
       const deadline = Date.now() + timeoutMs;
       const events = await this.queueEvents();
@@ -104,6 +124,8 @@ export class JobWaiter {
         );
       }
       return { status: 'timeout', state, removed };
+    } finally {
+      stopWatch();
     }
   }
 
@@ -120,6 +142,26 @@ export class JobWaiter {
       new Promise((resolve) => setTimeout(resolve, 2_000).unref()),
     ]);
   }
+}
+
+/**
+ * Checks every {@link VANISHED_CHECK_MS} that `job` is still in Redis and calls `requeue` when
+ * it is not (one call at a time); answers the function that stops the checks.
+ */
+function requeueWhenVanished(job: Job, requeue: () => Promise<unknown>): () => void {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    // A Redis still down rejects: the next check asks again.
+    void job
+      .getState()
+      .then((state) => (state === 'unknown' ? requeue() : undefined))
+      .catch(() => undefined)
+      .finally(() => (busy = false));
+  }, VANISHED_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**

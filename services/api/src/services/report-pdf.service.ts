@@ -79,9 +79,10 @@ export async function reportPdf(
   if (stored?.version === version) return stored;
 
   const data: TRenderPdfJob = { ...key, version };
+  const enqueue = () => deps.producers.add('render-pdf', data, { jobId: renderJobId(data) });
   let job;
   try {
-    job = await deps.producers.add('render-pdf', data, { jobId: renderJobId(data) });
+    job = await enqueue();
   } catch (err) {
     throw new AppError(
       'SERVICE_UNAVAILABLE',
@@ -89,7 +90,15 @@ export async function reportPdf(
       { cause: err },
     );
   }
-  const outcome = await deps.waiter.wait(job, deps.waitMs);
+  // A Redis restart loses the job: it is queued again unless its PDF was stored meanwhile (a
+  // finished render's job is removed at once, and its completion is on its way).
+  const outcome = await deps.waiter.wait(job, deps.waitMs, {
+    requeue: async () => {
+      if ((await findDocument(deps.db, key))?.version === version) return;
+      await enqueue();
+      deps.log.warn({ jobId: job.id }, 'render job lost by Redis; queued again');
+    },
+  });
   if (outcome.status === 'timeout') {
     deps.log.warn({ jobId: job.id, state: outcome.state }, 'pdf render wait timed out');
     throw new AppError('GATEWAY_TIMEOUT', RENDER_TIMEOUT_MESSAGE);

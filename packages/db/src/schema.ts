@@ -134,6 +134,11 @@ export interface UploadTable {
   filename: string;
   size_bytes: number;
   content: Buffer;
+  /**
+   * Hex SHA-256 of `content` while the request that stored it is unanswered (migration 0010):
+   * the same file sent again reuses the upload. Null once answered.
+   */
+  unanswered_sha256: string | null;
   dataset_id: string | null;
   created_at: CreatedAt;
   expires_at: Timestamp;

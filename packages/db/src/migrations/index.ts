@@ -8,6 +8,7 @@ import * as m0006 from './0006_personal_sign_in_codes';
 import * as m0007 from './0007_saved_audit_once_and_documents';
 import * as m0008 from './0008_watchlist';
 import * as m0009 from './0009_pending_webhook_deliveries_index';
+import * as m0010 from './0010_unanswered_uploads';
 
 /**
  * Every migration, in order. Statically imported (not read from a folder at run time) so the
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '0007_saved_audit_once_and_documents': m0007,
   '0008_watchlist': m0008,
   '0009_pending_webhook_deliveries_index': m0009,
+  '0010_unanswered_uploads': m0010,
 };
 
 /** Kysely `MigrationProvider` over {@link migrations}. */

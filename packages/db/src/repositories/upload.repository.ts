@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { isUuid } from './audit.repository';
 import { type DbOrTrx, expiresIn } from './expiry.sql';
@@ -35,11 +36,63 @@ export async function insertUpload(db: DbOrTrx, input: NewUploadInput): Promise<
       filename: input.filename,
       size_bytes: input.content.length,
       content: input.content,
+      unanswered_sha256: contentSha256(input.content),
       expires_at: expiresIn(input.ttlDays),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** Hex SHA-256 of an upload's bytes (`uploads.unanswered_sha256`). */
+export function contentSha256(content: Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/**
+ * The id of `userId`'s live, unanswered upload ({@link markUploadsAnswered} not called) of
+ * the same field, file name and bytes stored within the last `withinMs` ms (the newest), or
+ * null: an upload sent again because its first request was cut is merged as the same uploads,
+ * into the same dataset.
+ */
+export async function findRecentSameUpload(
+  db: DbOrTrx,
+  input: Omit<NewUploadInput, 'ttlDays'> & { withinMs: number },
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('uploads')
+    .select('id')
+    .where('user_id', '=', input.userId)
+    .where('unanswered_sha256', '=', contentSha256(input.content))
+    .where('field', '=', input.field)
+    .where('filename', '=', input.filename)
+    .where('size_bytes', '=', input.content.length)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .where('created_at', '>', sql<Date>`now() - make_interval(secs => ${input.withinMs / 1000})`)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * Marks `userId`'s uploads `ids` answered (their request got its merged data): the same file
+ * sent later is a new upload. Returns the count.
+ */
+export async function markUploadsAnswered(
+  db: DbOrTrx,
+  userId: string,
+  ids: readonly string[],
+): Promise<number> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return 0;
+  const result = await db
+    .updateTable('uploads')
+    .set({ unanswered_sha256: null })
+    .where('user_id', '=', userId)
+    .where('id', 'in', valid)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Deletes `userId`'s uploads with these ids (a refused or abandoned upload). Returns the count. */

@@ -56,11 +56,6 @@ const ZIdParams = z.object({ id: ZText.min(1).max(64) });
  * bounded by `DATASET_CACHE_MB`), after the per-request check of owner and expiry.
  * @fastify/multipart is registered in this plugin only, with the upload limits.
  */
-/**
- * How long the user's merge slot outlives the gateway's wait (ms), should this process die
- * holding it: the upload's storing and a merge that ends just at the deadline.
- */
-const MERGE_SLOT_SLACK_MS = 30_000;
 
 /**
  * A refusal can come before the body is read to its end: discard the rest and close the
@@ -140,12 +135,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       let release: () => Promise<void>;
       try {
-        release = await takeMergeSlot(
-          app.redis,
-          app.config.QUEUE_PREFIX,
-          userId,
-          app.config.UPLOAD_WAIT_MS + MERGE_SLOT_SLACK_MS,
-        );
+        release = await takeMergeSlot(app.redis, app.config.QUEUE_PREFIX, userId);
       } catch (err) {
         discardBody(req, reply);
         throw err;

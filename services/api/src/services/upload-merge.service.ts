@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ZMergedData, ZUploadField, type TMergedData } from '@aso/contracts';
-import { deleteUploads, type Db } from '@aso/db';
+import { deleteUploads, markUploadsAnswered, type Db } from '@aso/db';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { mergeCancelKey, type Job, type JobWaiter, type Producers } from '@aso/queue';
@@ -39,10 +39,30 @@ const RELEASE_SCRIPT =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 /**
+ * Extends `key` to `ARGV[2]` ms while it holds `token`, or takes it again when it is gone (a
+ * Redis restart emptied it); leaves another request's slot alone.
+ */
+const RENEW_SCRIPT =
+  "local v = redis.call('get', KEYS[1]) if v == ARGV[1] or not v then return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) else return 0 end";
+
+/**
+ * Lifetime of a merge slot that is not renewed (ms): the request holding it renews it every
+ * {@link MERGE_SLOT_RENEW_MS} while it lives, so the slot of a gateway that died (kill -9, out
+ * of memory) frees this long after, and the user's next upload is not refused for longer.
+ */
+export const MERGE_SLOT_LEASE_MS = 6_000;
+/** How often a live request renews its merge slot (ms). */
+export const MERGE_SLOT_RENEW_MS = 1_000;
+/** How often a request finding the slot taken looks whether its holder still renews it (ms). */
+const MERGE_SLOT_CHECK_MS = 250;
+
+/**
  * Takes the user's merge slot: at most one upload request per user is stored and merged at a
  * time, so one user cannot fill the merge workers and slow everyone else's merges. The slot
- * is a Redis key (`<prefix>:merge-user:<userId>`, shared by every gateway) that lapses after
- * `ttlMs` should this process die holding it. Returns the release function.
+ * is a Redis key (`<prefix>:merge-user:<userId>`, shared by every gateway), a lease of
+ * {@link MERGE_SLOT_LEASE_MS} renewed every {@link MERGE_SLOT_RENEW_MS} until released. A slot
+ * found taken is watched for up to one lease: it is refused once its holder renews it (the
+ * holder lives), taken once it lapses (its holder died). Returns the release function.
  *
  * @throws AppError 409 {@link ONE_MERGE_MESSAGE} when the user's previous upload still holds it.
  */
@@ -50,14 +70,26 @@ export async function takeMergeSlot(
   redis: Redis,
   prefix: string,
   userId: string,
-  ttlMs: number,
 ): Promise<() => Promise<void>> {
   const key = `${prefix}:merge-user:${userId}`;
   const token = randomUUID();
-  if ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
-    throw new AppError('CONFLICT', ONE_MERGE_MESSAGE);
+  const watchUntil = Date.now() + MERGE_SLOT_LEASE_MS;
+  let lastTtl = Infinity;
+  while ((await redis.set(key, token, 'PX', MERGE_SLOT_LEASE_MS, 'NX')) !== 'OK') {
+    const ttl = await redis.pttl(key);
+    // A lease that grew was renewed: its holder lives.
+    if (ttl > lastTtl || Date.now() > watchUntil) throw new AppError('CONFLICT', ONE_MERGE_MESSAGE);
+    lastTtl = ttl;
+    await new Promise((resolve) => setTimeout(resolve, MERGE_SLOT_CHECK_MS));
   }
+  const renewal = setInterval(() => {
+    redis
+      .eval(RENEW_SCRIPT, 1, key, token, String(MERGE_SLOT_LEASE_MS))
+      .catch(() => undefined /* Redis away: the next renewal tries again */);
+  }, MERGE_SLOT_RENEW_MS);
+  renewal.unref();
   return async () => {
+    clearInterval(renewal);
     await redis.eval(RELEASE_SCRIPT, 1, key, token);
   };
 }
@@ -95,9 +127,8 @@ export async function mergeUploads(
   userId: string,
   uploads: TReceivedUploads,
 ): Promise<TMergedData> {
-  let job: Job;
-  try {
-    job = await deps.producers.add(
+  const enqueue = () =>
+    deps.producers.add(
       'merge',
       {
         userId,
@@ -106,6 +137,9 @@ export async function mergeUploads(
       },
       { jobId: mergeJobId(uploads) },
     );
+  let job: Job;
+  try {
+    job = await enqueue();
   } catch (err) {
     await deleteUploads(deps.db, userId, uploads.ids).catch(() => undefined);
     throw new AppError(
@@ -130,7 +164,14 @@ export async function mergeUploads(
   else deps.clientGone.addEventListener('abort', cancel, { once: true });
   let outcome;
   try {
-    outcome = await deps.waiter.wait(job, deps.waitMs);
+    // A Redis restart loses the queued or running job, not the uploads (PostgreSQL): it is
+    // queued again under its id, and a run that had stored the dataset answers that one.
+    outcome = await deps.waiter.wait(job, deps.waitMs, {
+      requeue: async () => {
+        await enqueue();
+        deps.log.warn({ jobId: job.id }, 'merge job lost by Redis; queued again');
+      },
+    });
   } finally {
     deps.clientGone.removeEventListener('abort', cancel);
   }
@@ -144,12 +185,18 @@ export async function mergeUploads(
         );
         throw new AppError('INTERNAL', MERGE_FAILED_MESSAGE);
       }
+      // Answered: the same files sent later are a new upload, merged again.
+      await markUploadsAnswered(deps.db, userId, [...uploads.ids, ...uploads.reused]).catch(
+        (err: unknown) =>
+          deps.log.warn({ err, jobId: job.id }, 'could not mark the uploads answered'),
+      );
       return parsed.data;
     }
     case 'failed':
       // Nothing will read these files again: the user sends new ones.
-      await deleteUploads(deps.db, userId, uploads.ids).catch((err: unknown) =>
-        deps.log.warn({ err, jobId: job.id }, 'could not delete the uploads of a failed merge'),
+      await deleteUploads(deps.db, userId, [...uploads.ids, ...uploads.reused]).catch(
+        (err: unknown) =>
+          deps.log.warn({ err, jobId: job.id }, 'could not delete the uploads of a failed merge'),
       );
       if (USER_FAILURE.test(outcome.reason)) throw badRequest(outcome.reason);
       deps.log.error({ jobId: job.id, reason: outcome.reason }, 'merge job failed');
@@ -159,7 +206,10 @@ export async function mergeUploads(
         { jobId: job.id, state: outcome.state, removed: outcome.removed, waitMs: deps.waitMs },
         'merge wait timed out',
       );
-      if (outcome.removed) await deleteUploads(deps.db, userId, uploads.ids).catch(() => undefined);
+      if (outcome.removed)
+        await deleteUploads(deps.db, userId, [...uploads.ids, ...uploads.reused]).catch(
+          () => undefined,
+        );
       throw new AppError('GATEWAY_TIMEOUT', MERGE_TIMEOUT_MESSAGE);
   }
 }

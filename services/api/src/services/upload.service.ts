@@ -1,10 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { isStorableText, TEXT_ERROR, ZUploadField, type TUploadField } from '@aso/contracts';
-import { deleteUploads, insertUpload, type Db } from '@aso/db';
+import { deleteUploads, findRecentSameUpload, insertUpload, type Db } from '@aso/db';
 import { AppError, badRequest } from '../lib/app-error';
 
 /** Largest accepted file: 20 MB = 20 x 1024 x 1024 bytes (spec sections 5 and 9). */
+/**
+ * How long after an unanswered upload the same file, sent again, reuses it (ms): covers a
+ * retry after a cut request, not a re-upload days later (which gets fresh uploads and expiry).
+ */
+export const UPLOAD_AGAIN_MS = 15 * 60_000;
+
 export const CSV_MAX_BYTES = 20 * 1024 * 1024;
 /** Answer to a file above {@link CSV_MAX_BYTES} (spec section 5). */
 export const CSV_SIZE_MESSAGE = 'File size must be less than 20MB';
@@ -37,8 +43,10 @@ export const UPLOAD_MULTIPART_LIMITS = {
 export interface TReceivedUploads {
   conversionUploadId: string | null;
   redownloadsUploadId: string | null;
-  /** Every stored id, in arrival order. */
+  /** Every id stored by this request, in arrival order (deleted when it is refused). */
   ids: string[];
+  /** Ids of uploads of an earlier request sent again, reused as they are. */
+  reused: string[];
   /** Bytes stored per field. */
   sizes: Partial<Record<TUploadField, number>>;
 }
@@ -110,6 +118,7 @@ export async function receiveUploads(
     conversionUploadId: null,
     redownloadsUploadId: null,
     ids: [],
+    reused: [],
     sizes: {},
   };
   try {
@@ -145,15 +154,20 @@ export async function receiveUploads(
         throw badRequest(`${field.data}: the file name ${TEXT_ERROR}`);
       }
       const content = await readFilePart(part);
-      const id = await insertUpload(deps.db, {
+      const file = {
         userId: deps.userId,
         field: field.data,
         filename: part.filename.trim(),
         content,
-        ttlDays: deps.ttlDays,
-      });
+      };
+      // The same file sent again shortly after a request that got no answer (cut, e.g. by a
+      // gateway that died) is the same upload: merged under the same job id, it answers the
+      // dataset the first request's merge stored (or joins that merge), instead of a second one.
+      const earlier = await findRecentSameUpload(deps.db, { ...file, withinMs: UPLOAD_AGAIN_MS });
+      const id = earlier ?? (await insertUpload(deps.db, { ...file, ttlDays: deps.ttlDays }));
       received[slot] = id;
-      received.ids.push(id);
+      if (!earlier) received.ids.push(id);
+      else received.reused.push(id);
       received.sizes[field.data] = content.length;
     }
   } catch (err) {
@@ -162,7 +176,7 @@ export async function receiveUploads(
     );
     throw err;
   }
-  if (received.ids.length === 0) {
+  if (received.ids.length + received.reused.length === 0) {
     throw badRequest(`No file received: ${FIELDS_HINT}`);
   }
   return received;

@@ -15,15 +15,22 @@ import { TEXT_ERROR } from '@aso/contracts';
 import {
   FAULT_APP_URL as SPOTIFY,
   FaultSystem,
+  killApiMidAudit,
+  killApiMidUpload,
   killMergeMidUpload,
+  killRenderMidReport,
   killWorkerMidAudit,
   RECOVERY_BOUND_MS,
   REPO_ROOT,
   restartPostgresMidAudit,
+  restartPostgresMidMerge,
   restartRedisMidAudit,
+  restartRedisMidMerge,
   terminateSessionsMidAudit,
+  terminateSessionsMidMerge,
   until,
   type TAuditEnd,
+  type TUploadFiles,
 } from '@aso/testkit/system';
 
 /** The recorded data (house rule: read in place, never copied). */
@@ -38,6 +45,22 @@ function recovered(what: string, ms: number): void {
   console.log(`[faults] ${what}: recovered in ${(ms / 1000).toFixed(1)} s`);
 }
 
+/** The two CONSTRUCTED exports of 92 days each (92 merged rows). */
+function exports(): TUploadFiles {
+  const file = (name: string) => ({
+    filename: name,
+    bytes: readFileSync(join(FIXTURES_DIR, 'asc-analytics', name)),
+  });
+  return {
+    conversionCSV: file(
+      'constructed_conversion_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
+    ),
+    redownloadsCSV: file(
+      'constructed_redownloads_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
+    ),
+  };
+}
+
 /** Every audit ended done with exactly one `complete` event in its stream. */
 function expectCompletedOnce(audits: TAuditEnd[]): void {
   expect(audits.map((a) => [a.id, a.status, a.terminal])).toEqual(
@@ -48,7 +71,8 @@ function expectCompletedOnce(audits: TAuditEnd[]): void {
 beforeAll(async () => {
   // Every store answer takes 1.5 s: a scrape is in flight long enough to be killed mid-job.
   // A PostgreSQL server of its own, so that one case can restart it.
-  system = await FaultSystem.start({ storeDelayMs: 1_500, ownPostgres: true });
+  // The web app is served: the render worker prints its pages.
+  system = await FaultSystem.start({ storeDelayMs: 1_500, ownPostgres: true, web: true });
   if (system.noOwnPostgres)
     console.warn(
       `[faults] no PostgreSQL server of its own (${system.noOwnPostgres}): the system runs on the test server and the PostgreSQL restart case is skipped`,
@@ -141,21 +165,61 @@ describe('fault suite', () => {
   });
 
   it('kill -9 of csv-merge mid-merge: the upload still gets its merged data, one dataset', async () => {
-    const file = (name: string) => ({
-      filename: name,
-      bytes: readFileSync(join(FIXTURES_DIR, 'asc-analytics', name)),
-    });
-    const { answer, datasetIds, recoveryMs } = await killMergeMidUpload(system, {
-      conversionCSV: file(
-        'constructed_conversion_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
-      ),
-      redownloadsCSV: file(
-        'constructed_redownloads_habit-tracker-pro_united-states_2025-06-01_2025-08-31.csv',
-      ),
-    });
+    const { answer, datasetIds, recoveryMs } = await killMergeMidUpload(system, exports());
     recovered('kill -9 of csv-merge during an upload -> merged data', recoveryMs);
     expect(answer.mergedData.totalRows).toBe(92);
     expect(datasetIds).toEqual([answer.mergedData.downloadId]);
+  });
+
+  it('a Redis restart (empty) while a merge is queued: the upload still gets its merged data, one dataset', async () => {
+    const { answer, datasetIds, recoveryMs } = await restartRedisMidMerge(system, exports());
+    recovered('Redis restart (empty) during an upload -> merged data', recoveryMs);
+    expect(answer.mergedData.totalRows).toBe(92);
+    expect(datasetIds).toEqual([answer.mergedData.downloadId]);
+  });
+
+  it('a PostgreSQL restart during a merge: the upload still gets its merged data, one dataset, no process dies', async (ctx) => {
+    if (!system.postgres) ctx.skip();
+    const restartsBefore = system.allRestarts();
+    const { answer, datasetIds, recoveryMs } = await restartPostgresMidMerge(system, exports());
+    recovered('PostgreSQL restart during an upload -> merged data', recoveryMs);
+    expect(answer.mergedData.totalRows).toBe(92);
+    expect(datasetIds).toEqual([answer.mergedData.downloadId]);
+    expect(system.allRestarts()).toEqual(restartsBefore);
+  });
+
+  it('pg_terminate_backend during a merge: the upload still gets its merged data, one dataset', async () => {
+    const { answer, datasetIds, recoveryMs } = await terminateSessionsMidMerge(system, exports());
+    recovered('pg_terminate_backend x3 during an upload -> merged data', recoveryMs);
+    expect(answer.mergedData.totalRows).toBe(92);
+    expect(datasetIds).toEqual([answer.mergedData.downloadId]);
+  });
+
+  it('kill -9 of the api mid-audit: audits complete once; a client resuming with Last-Event-ID gets the rest once', async () => {
+    const { audits, recoveryMs, before, after, full } = await killApiMidAudit(system, token);
+    expectCompletedOnce(audits);
+    recovered('kill -9 of the api mid-audit -> audits complete', recoveryMs);
+    // What the client saw before the cut and after its reconnection is the whole stream, once.
+    expect(before.length).toBeGreaterThan(0);
+    expect([...before, ...after.map((m) => m.id)]).toEqual(full.map((m) => m.id));
+    expect(after.filter((m) => m.event === 'complete')).toHaveLength(1);
+    expect(after.at(-1)?.event).toBe('complete');
+  });
+
+  it('kill -9 of the api mid-upload: the client sends it again at once and gets its data; one dataset', async () => {
+    const { answer, cut, datasetIds, recoveryMs } = await killApiMidUpload(system, exports());
+    recovered('kill -9 of the api during an upload -> merged data of the retry', recoveryMs);
+    expect(cut).toBeInstanceOf(Error);
+    expect(answer.mergedData.totalRows).toBe(92);
+    expect(datasetIds).toEqual([answer.mergedData.downloadId]);
+  });
+
+  it('kill -9 of the render worker mid-render: the PDF is produced once and the user gets it', async () => {
+    const { firstStatus, pdf, documents, recoveryMs } = await killRenderMidReport(system, token);
+    recovered(`kill -9 of render mid-render -> PDF (first answer ${firstStatus})`, recoveryMs);
+    expect([200, 503, 504]).toContain(firstStatus);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(documents).toBe(1);
   });
 
   it('hostile uploads are refused fast with a 4xx naming the limit', async () => {

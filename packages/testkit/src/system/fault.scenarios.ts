@@ -109,39 +109,283 @@ export interface TMergeFaultOutcome {
  */
 export async function killMergeMidUpload(
   system: FaultSystem,
-  files: { conversionCSV: TUploadFile; redownloadsCSV: TUploadFile },
+  files: TUploadFiles,
 ): Promise<TMergeFaultOutcome> {
   const user = await system.newUser('merge');
   const upload = system.api.upload(user.token, files);
   // The merge of small files is short: the kill comes as soon as the job is queued or taken.
-  await until(
-    'the merge job queued',
-    async () => {
-      const redis = system.redisClient();
-      try {
-        const [waiting, active] = await Promise.all([
-          redis.llen(`${system.prefix}:csv-merge:wait`),
-          redis.llen(`${system.prefix}:csv-merge:active`),
-        ]);
-        return waiting + active > 0;
-      } finally {
-        redis.disconnect();
-      }
-    },
-    30_000,
-    5,
-  ).catch(() => undefined);
+  await mergeQueued(system, 5).catch(() => undefined);
   const killedAt = Date.now();
   await system.killAndAwaitRestart('csv-merge', /\[csv-merge\s*\] .*health endpoint listening/);
   const answer = await upload;
   const recoveryMs = Date.now() - killedAt;
-  const mine = await system.database.db
-    .selectFrom('datasets as d')
-    .innerJoin('users as u', 'u.id', 'd.user_id')
-    .select('d.id')
-    .where('u.email', '=', user.email)
-    .execute();
-  return { answer, datasetIds: mine.map((d) => d.id), recoveryMs };
+  return { answer, datasetIds: await system.datasetIds(user.email), recoveryMs };
+}
+
+/** Resolves once a merge job is queued or taken (polled every `everyMs`, up to 30 s). */
+function mergeQueued(system: FaultSystem, everyMs = 20): Promise<void> {
+  return until(
+    'the merge job queued',
+    async () => (await system.queuedOrActive('csv-merge')) > 0,
+    30_000,
+    everyMs,
+  );
+}
+
+/** The two exports of an upload scenario (the caller reads or builds them). */
+export interface TUploadFiles {
+  conversionCSV: TUploadFile;
+  redownloadsCSV: TUploadFile;
+}
+
+/**
+ * A merge surely queued when `fault` strikes: csv-merge is frozen (SIGSTOP) while the upload
+ * is stored and its job queued, `fault` runs, then csv-merge is thawed and takes the job
+ * (or what is left of it). Answers the upload request's outcome (its answer, or the error it
+ * met) and the user.
+ */
+async function uploadAcross(
+  system: FaultSystem,
+  files: TUploadFiles,
+  fault: () => Promise<void>,
+): Promise<{
+  user: { email: string; token: string };
+  outcome: Promise<{ answer?: TMergeFaultOutcome['answer']; error?: unknown }>;
+  faultAt: number;
+}> {
+  const user = await system.newUser('merge');
+  system.freeze('csv-merge', true);
+  let faultAt = 0;
+  try {
+    const outcome = system.api.upload(user.token, files).then(
+      (answer) => ({ answer }),
+      (error: unknown) => ({ error }),
+    );
+    await mergeQueued(system);
+    faultAt = Date.now();
+    await fault();
+    return { user, outcome, faultAt };
+  } finally {
+    system.freeze('csv-merge', false);
+  }
+}
+
+/**
+ * A Redis restart (killed, nothing saved, back empty after `downMs`) while an upload's merge
+ * job is queued: the job is lost with Redis; the gateway that waits for it queues it again and
+ * the upload gets its merged data. Recovery: from Redis back up to the upload's answer.
+ */
+export async function restartRedisMidMerge(
+  system: FaultSystem,
+  files: TUploadFiles,
+  downMs = 2_000,
+): Promise<TMergeFaultOutcome> {
+  let upAt = 0;
+  const { user, outcome } = await uploadAcross(system, files, async () => {
+    await system.redis.kill();
+    await new Promise((r) => setTimeout(r, downMs));
+    await system.redis.up();
+    upAt = Date.now();
+  });
+  const { answer, error } = await outcome;
+  if (!answer) throw error;
+  return {
+    answer,
+    datasetIds: await system.datasetIds(user.email),
+    recoveryMs: Date.now() - upAt,
+  };
+}
+
+/**
+ * The system's own PostgreSQL server stopped (`pg_ctl stop -m fast`) while an upload's merge
+ * is queued, csv-merge thawed to meet the outage (the job put back to run later), then the
+ * server started again: the upload gets its merged data. Recovery: from the server back up to
+ * the upload's answer.
+ * @throws Error when the system runs on the shared server ({@link FaultSystem.noOwnPostgres}).
+ */
+export async function restartPostgresMidMerge(
+  system: FaultSystem,
+  files: TUploadFiles,
+): Promise<TMergeFaultOutcome> {
+  const server = system.postgres;
+  if (!server) throw new Error(`no PostgreSQL server of its own: ${system.noOwnPostgres}`);
+  const mark = system.log.length;
+  const { user, outcome } = await uploadAcross(system, files, () => server.down('fast'));
+  let upAt: number;
+  try {
+    // csv-merge is thawed: back up once it met the outage (the message of `deferWhileDatabaseDown`).
+    await until(
+      'the merge put back while the database is down',
+      () => /the database is unavailable; the job runs again/.test(system.log.slice(mark)),
+      30_000,
+    ).catch(() => undefined);
+  } finally {
+    await server.up();
+    upAt = Date.now();
+  }
+  const { answer, error } = await outcome;
+  if (!answer) throw error;
+  return {
+    answer,
+    datasetIds: await system.datasetIds(user.email),
+    recoveryMs: Date.now() - upAt,
+  };
+}
+
+/**
+ * Every database session ended (`pg_terminate_backend`, three times) while an upload's merge
+ * is queued, then the merge runs: the upload gets its merged data. Recovery: from the first
+ * cut to the upload's answer.
+ */
+export async function terminateSessionsMidMerge(
+  system: FaultSystem,
+  files: TUploadFiles,
+): Promise<TMergeFaultOutcome> {
+  const { user, outcome, faultAt } = await uploadAcross(system, files, async () => {
+    for (let i = 0; i < 3; i++) {
+      await system.terminateDatabaseSessions();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  });
+  const { answer, error } = await outcome;
+  if (!answer) throw error;
+  return {
+    answer,
+    datasetIds: await system.datasetIds(user.email),
+    recoveryMs: Date.now() - faultAt,
+  };
+}
+
+/** What {@link killApiMidUpload} answers. */
+export interface TApiUploadFaultOutcome extends TMergeFaultOutcome {
+  /** What the upload request in flight met (the connection cut: an error). */
+  cut: unknown;
+}
+
+/**
+ * kill -9 of the api while an upload's merge is queued (csv-merge frozen, so the merge is
+ * surely waited for by the dead gateway); the supervisor restarts the api, and the client,
+ * its request cut, sends the same files again as soon as the api is ready. The answer of that
+ * second upload is {@link TMergeFaultOutcome.answer}; nothing of the first may outlive it as a
+ * dataset nobody has the id of. Recovery: from the kill to the second upload's answer.
+ */
+export async function killApiMidUpload(
+  system: FaultSystem,
+  files: TUploadFiles,
+): Promise<TApiUploadFaultOutcome> {
+  let killedAt = 0;
+  const { user, outcome } = await uploadAcross(system, files, async () => {
+    killedAt = Date.now();
+    await system.killApiAndAwaitRestart();
+  });
+  const { answer: early, error: cut } = await outcome;
+  if (early) throw new Error('the upload was answered though its api was killed');
+  const answer = await system.api.upload(user.token, files);
+  const recoveryMs = Date.now() - killedAt;
+  // The first merge, thawed, ends one way or another before the datasets are counted.
+  await until(
+    'no merge queued or running',
+    async () => (await system.queuedOrActive('csv-merge')) === 0,
+    RECOVERY_BOUND_MS,
+  );
+  return { answer, cut, datasetIds: await system.datasetIds(user.email), recoveryMs };
+}
+
+/** What {@link killApiMidAudit} answers. */
+export interface TApiAuditFaultOutcome extends TAuditFaultOutcome {
+  /** Ids of the messages the follower got before the kill, then after its reconnection. */
+  before: string[];
+  after: { id?: string; event: string }[];
+  /** The whole stream of the followed audit read once it ended. */
+  full: { id?: string; event: string }[];
+}
+
+/**
+ * kill -9 of the api while two audits run and a client follows the first one's progress
+ * stream: the workers finish the audits, the supervisor restarts the api, and the client,
+ * its stream cut, reconnects with the `Last-Event-ID` of the last message it got, once the
+ * api is ready. Recovery: from the kill to the last audit's end.
+ */
+export async function killApiMidAudit(
+  system: FaultSystem,
+  token: string,
+): Promise<TApiAuditFaultOutcome> {
+  const ids = await startAudits(system, token, 2);
+  const followedId = ids[0]!;
+  const before: string[] = [];
+  let connected: () => void = () => undefined;
+  const firstMessage = new Promise<void>((r) => (connected = r));
+  const cut = system
+    .readProgress(token, followedId, {
+      timeoutMs: RECOVERY_BOUND_MS,
+      onMessage: (m) => {
+        if (m.id) before.push(m.id);
+        connected();
+      },
+    })
+    .catch(() => undefined);
+  await Promise.race([firstMessage, cut]);
+  await system.jobRunning('scrape');
+  const killedAt = Date.now();
+  await system.killApiAndAwaitRestart();
+  await cut;
+  const after = await system.readProgress(token, followedId, {
+    lastEventId: before.at(-1),
+    timeoutMs: RECOVERY_BOUND_MS,
+  });
+  const outcome = await endsSince(system, token, ids, killedAt);
+  const full = await system.readProgress(token, followedId, { timeoutMs: RECOVERY_BOUND_MS });
+  return { ...outcome, before, after, full };
+}
+
+/** What {@link killRenderMidReport} answers. */
+export interface TRenderFaultOutcome {
+  /** Status of the report request in flight during the kill (200, or a retryable 5xx). */
+  firstStatus: number;
+  /** The PDF the user got (from that request, or its retry). */
+  pdf: Buffer;
+  /** Stored PDFs of the audit (one when nothing was duplicated). */
+  documents: number;
+  /** From the kill to the PDF in the user's hands (ms). */
+  recoveryMs: number;
+}
+
+/**
+ * kill -9 of the render worker while it renders the PDF report of a finished audit that a
+ * user asked for (`GET /api/audit/{id}/report.pdf`, waited for by the api): the supervisor
+ * restarts it, the render job, its lock expired, runs again, and the request gets the PDF; a
+ * request that nevertheless ran out of time (a retryable 5xx) is sent again, as the user
+ * would. The system must serve the web app ({@link FaultSystemOptions.web}).
+ */
+export async function killRenderMidReport(
+  system: FaultSystem,
+  token: string,
+): Promise<TRenderFaultOutcome> {
+  const [auditId] = await startAudits(system, token, 1);
+  const status = await system.settle(token, auditId!, RECOVERY_BOUND_MS);
+  if (status !== 'done') throw new Error(`the audit to print ended ${status}`);
+  const report = () =>
+    fetch(`${system.apiUrl}/api/audit/${auditId}/report.pdf`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(2 * RECOVERY_BOUND_MS),
+    });
+  const first = report();
+  await system.jobRunning('render', RECOVERY_BOUND_MS);
+  const killedAt = Date.now();
+  await system.killAndAwaitRestart('render', /\[render\s*\] .*health endpoint listening/);
+  let res = await first;
+  const firstStatus = res.status;
+  if (firstStatus >= 500) res = await report();
+  if (res.status !== 200) throw new Error(`report.pdf answered ${res.status}: ${await res.text()}`);
+  const pdf = Buffer.from(await res.arrayBuffer());
+  const recoveryMs = Date.now() - killedAt;
+  const stored = await system.database.db
+    .selectFrom('documents')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('kind', '=', 'audit')
+    .where('subject_id', '=', auditId!)
+    .executeTakeFirstOrThrow();
+  return { firstStatus, pdf, documents: Number(stored.n), recoveryMs };
 }
 
 /** What {@link restartRedisMidAudit} answers. */

@@ -19,7 +19,9 @@ import { OwnRedis } from './own-redis.server';
 import { freePort, REPO_ROOT, until } from './wait.helpers';
 
 /** The supervised services whose restarts a fault case counts. */
-const SERVICES = ['api', 'scraper', 'analyzer', 'csv-merge'] as const;
+const SERVICES = ['api', 'scraper', 'analyzer', 'csv-merge', 'render'] as const;
+/** The supervised workers (each serves a health endpoint once it takes jobs). */
+const WORKERS = ['scraper', 'analyzer', 'csv-merge', 'render'] as const;
 
 /** Options of {@link FaultSystem.start}. */
 export interface FaultSystemOptions {
@@ -31,6 +33,12 @@ export interface FaultSystemOptions {
    * the test server and {@link FaultSystem.noOwnPostgres} says why.
    */
   ownPostgres?: boolean;
+  /**
+   * Build and serve the web app (`apps/web/dist`, built by `pnpm start` through turbo's cache):
+   * the render worker opens its print pages, so PDF reports need it. Without it the api
+   * serves no web app and every PDF render fails.
+   */
+  web?: boolean;
 }
 
 /** An audit's end as a fault case reads it: its status and its stream's terminal events. */
@@ -118,7 +126,7 @@ export class FaultSystem {
           STORE_REPLAY_PORT: String(replayPort),
           STORE_REPLAY_DELAY_MS: String(opts.storeDelayMs),
           HEALTH_PORT: '0',
-          WEB_DIST_DIR: '',
+          WEB_DIST_DIR: opts.web ? join(REPO_ROOT, 'apps/web/dist') : '',
           LOG_LEVEL: 'info',
           ADMIN_ACCESS_CODE: adminCode,
           AI_PROVIDER: 'heuristic',
@@ -151,7 +159,7 @@ export class FaultSystem {
           });
           return (
             ready.ok &&
-            ['scraper', 'analyzer', 'csv-merge'].every((s) =>
+            WORKERS.every((s) =>
               new RegExp(`\\[${s}\\s*\\] .*health endpoint listening`).test(system.output),
             )
           );
@@ -198,6 +206,56 @@ export class FaultSystem {
     process.kill(this.pid(name), 'SIGKILL');
     await until(`${name} restarted by the supervisor`, () => this.restarts(name) > before, 15_000);
     await until(`${name} serving again`, () => serving.test(this.output.slice(marks)), 120_000);
+  }
+
+  /**
+   * kill -9 of the api; resolves once the supervisor started it again and it answers
+   * `/readyz` with 200.
+   */
+  async killApiAndAwaitRestart(): Promise<void> {
+    const before = this.restarts('api');
+    process.kill(this.pid('api'), 'SIGKILL');
+    await until('api restarted by the supervisor', () => this.restarts('api') > before, 15_000);
+    await until(
+      'api ready again',
+      async () =>
+        (await fetch(`${this.apiUrl}/readyz`, { signal: AbortSignal.timeout(2_000) })).ok,
+      120_000,
+      100,
+    );
+  }
+
+  /**
+   * Freezes (SIGSTOP) or thaws (SIGCONT) service `name`: a frozen worker takes no job, so a
+   * fault can be made to hit a job while it is surely queued.
+   */
+  freeze(name: string, frozen: boolean): void {
+    process.kill(this.pid(name), frozen ? 'SIGSTOP' : 'SIGCONT');
+  }
+
+  /** Ids of the datasets of the user with `email` (one per merged upload). */
+  async datasetIds(email: string): Promise<string[]> {
+    const rows = await this.database.db
+      .selectFrom('datasets as d')
+      .innerJoin('users as u', 'u.id', 'd.user_id')
+      .select('d.id')
+      .where('u.email', '=', email)
+      .execute();
+    return rows.map((d) => d.id);
+  }
+
+  /** How many jobs of `queue` wait for a worker or are held by one now. */
+  async queuedOrActive(queue: string): Promise<number> {
+    const redis = this.redisClient();
+    try {
+      const [waiting, active] = await Promise.all([
+        redis.llen(`${this.prefix}:${queue}:wait`),
+        redis.llen(`${this.prefix}:${queue}:active`),
+      ]);
+      return waiting + active;
+    } finally {
+      redis.disconnect();
+    }
   }
 
   /** A command connection to the system's Redis (the caller closes it). */

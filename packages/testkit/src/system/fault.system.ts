@@ -218,8 +218,7 @@ export class FaultSystem {
     await until('api restarted by the supervisor', () => this.restarts('api') > before, 15_000);
     await until(
       'api ready again',
-      async () =>
-        (await fetch(`${this.apiUrl}/readyz`, { signal: AbortSignal.timeout(2_000) })).ok,
+      async () => (await fetch(`${this.apiUrl}/readyz`, { signal: AbortSignal.timeout(2_000) })).ok,
       120_000,
       100,
     );

@@ -19,6 +19,7 @@ import {
   killApiMidUpload,
   killMergeMidUpload,
   killRenderMidReport,
+  killScraperMidWatchRead,
   killWorkerMidAudit,
   RECOVERY_BOUND_MS,
   REPO_ROOT,
@@ -212,6 +213,15 @@ describe('fault suite', () => {
     expect(cut).toBeInstanceOf(Error);
     expect(answer.mergedData.totalRows).toBe(92);
     expect(datasetIds).toEqual([answer.mergedData.downloadId]);
+  });
+
+  it('kill -9 of the scraper mid watch read: the listing is read once, without an error', async () => {
+    const { lastCheckedAt, lastError, snapshots, recoveryMs } =
+      await killScraperMidWatchRead(system);
+    recovered('kill -9 of the scraper during a watch read -> listing read', recoveryMs);
+    expect(lastCheckedAt).not.toBeNull();
+    expect(lastError).toBeNull();
+    expect(snapshots).toBe(1);
   });
 
   it('kill -9 of the render worker mid-render: the PDF is produced once and the user gets it', async () => {

@@ -171,6 +171,24 @@ async function uploadAcross(
 }
 
 /**
+ * The upload's answer, the user's datasets and the time since `from` (epoch ms).
+ * @throws the error the upload request met when it got no answer.
+ */
+async function answeredSince(
+  system: FaultSystem,
+  user: { email: string },
+  outcome: { answer?: TMergeFaultOutcome['answer']; error?: unknown },
+  from: number,
+): Promise<TMergeFaultOutcome> {
+  if (!outcome.answer) throw outcome.error;
+  return {
+    answer: outcome.answer,
+    datasetIds: await system.datasetIds(user.email),
+    recoveryMs: Date.now() - from,
+  };
+}
+
+/**
  * A Redis restart (killed, nothing saved, back empty after `downMs`) while an upload's merge
  * job is queued: the job is lost with Redis; the gateway that waits for it queues it again and
  * the upload gets its merged data. Recovery: from Redis back up to the upload's answer.
@@ -187,13 +205,7 @@ export async function restartRedisMidMerge(
     await system.redis.up();
     upAt = Date.now();
   });
-  const { answer, error } = await outcome;
-  if (!answer) throw error;
-  return {
-    answer,
-    datasetIds: await system.datasetIds(user.email),
-    recoveryMs: Date.now() - upAt,
-  };
+  return answeredSince(system, user, await outcome, upAt);
 }
 
 /**
@@ -223,13 +235,7 @@ export async function restartPostgresMidMerge(
     await server.up();
     upAt = Date.now();
   }
-  const { answer, error } = await outcome;
-  if (!answer) throw error;
-  return {
-    answer,
-    datasetIds: await system.datasetIds(user.email),
-    recoveryMs: Date.now() - upAt,
-  };
+  return answeredSince(system, user, await outcome, upAt);
 }
 
 /**
@@ -247,13 +253,7 @@ export async function terminateSessionsMidMerge(
       await new Promise((r) => setTimeout(r, 300));
     }
   });
-  const { answer, error } = await outcome;
-  if (!answer) throw error;
-  return {
-    answer,
-    datasetIds: await system.datasetIds(user.email),
-    recoveryMs: Date.now() - faultAt,
-  };
+  return answeredSince(system, user, await outcome, faultAt);
 }
 
 /** What {@link killApiMidUpload} answers. */
@@ -497,4 +497,71 @@ export async function restartPostgresMidAudit(
   );
   const apiRecoveryMs = Date.now() - upAt;
   return { ...(await endsSince(system, token, ids, upAt)), whileDown, apiRecoveryMs };
+}
+
+/** What {@link killScraperMidWatchRead} answers. */
+export interface TWatchFaultOutcome {
+  /** The watched listing once read: when and with what error (null when none). */
+  lastCheckedAt: string | null;
+  lastError: string | null;
+  /** Snapshots of the listing read since it is watched (one when the read was stored once). */
+  snapshots: number;
+  /** From the kill to the listing read (ms). */
+  recoveryMs: number;
+}
+
+/**
+ * kill -9 of the scraper while it reads a listing a new user just started watching (the first
+ * read, `POST /api/watchlist`, in flight: every store answer is delayed): the read runs again
+ * on the restarted scraper, and the listing ends read once, without an error. Recovery: from
+ * the kill to the listing's `lastCheckedAt`.
+ */
+export async function killScraperMidWatchRead(system: FaultSystem): Promise<TWatchFaultOutcome> {
+  const user = await system.newUser('watch');
+  const call = async <T>(path: string, init?: RequestInit): Promise<T> => {
+    const res = await fetch(`${system.apiUrl}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  type TItem = {
+    id: string;
+    createdAt: string;
+    appId: string;
+    lastCheckedAt: string | null;
+    lastError: string | null;
+  };
+  const item = await call<TItem>('/api/watchlist', {
+    method: 'POST',
+    body: JSON.stringify({ appStoreUrl: FAULT_APP_URL, role: 'mine' }),
+  });
+  await system.jobRunning('scrape');
+  const killedAt = Date.now();
+  await system.killAndAwaitRestart('scraper', /\[scraper\s*\] .*health endpoint listening/);
+  let read: TItem | undefined;
+  await until(
+    'the watched listing read',
+    async () => {
+      read = (await call<TItem[]>('/api/watchlist')).find((i) => i.id === item.id);
+      return Boolean(read?.lastCheckedAt);
+    },
+    RECOVERY_BOUND_MS,
+    250,
+  );
+  const recoveryMs = Date.now() - killedAt;
+  const history = await call<{ snapshots: { fetchedAt: string }[] }>(
+    `/api/apps/${encodeURIComponent(item.appId)}/history?storefront=us`,
+  );
+  return {
+    lastCheckedAt: read!.lastCheckedAt,
+    lastError: read!.lastError,
+    // The audits before stored snapshots of the same app: only the watch's own reads count.
+    snapshots: history.snapshots.filter(
+      (snapshot) => Date.parse(snapshot.fetchedAt) >= Date.parse(item.createdAt),
+    ).length,
+    recoveryMs,
+  };
 }

@@ -13,8 +13,13 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
    * again within about 20 s, well inside the gateway's wait for it.
    */
   ...lockEnv({ lockDurationMs: 15_000, stalledIntervalMs: 5_000 }),
-  /** Jobs processed at once by this process. */
-  CONCURRENCY: z.coerce.number().int().min(1).max(200).default(2),
+  /**
+   * Jobs processed at once by this process (docs/BENCHMARKS.md): 4, so the parse threads have
+   * the next files while other merges read their uploads or store their rows (ten real-size
+   * merges at once finished sooner than with 2). Each large merge holds its parsed rows until
+   * stored: a small machine expecting several 20 MB uploads at once can lower it.
+   */
+  CONCURRENCY: z.coerce.number().int().min(1).max(200).default(4),
   /** Port of /healthz and /metrics; 0 picks a free port. */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9103),
   /**

@@ -283,7 +283,7 @@ describe('merge job', () => {
     });
     const [first, second] = [await pair(), await pair()];
 
-    // Two merges at once (CONCURRENCY 2) with PARSE_THREADS=1: four files queue for one thread.
+    // Two merges at once (CONCURRENCY 4) with PARSE_THREADS=1: four files queue for one thread.
     const results = await Promise.all([
       worker.merge({ userId, ...first }),
       worker.merge({ userId, ...second }),

@@ -74,7 +74,7 @@ export interface TThreadParseOptions {
  * Worker threads that parse exports, kept running between merges (tinypool): a merge hands
  * each of its files to a thread at once, so the merge worker's own thread only reads uploads
  * and stores datasets, concurrent merges parse on every core, and no merge pays for starting a
- * thread (about 60 ms of CPU each, as much as parsing two real-size exports). Files beyond the
+ * thread (about 60 ms of CPU each, more than parsing two real-size exports). Files beyond the
  * threads wait in the pool's queue, first come first served.
  *
  * The threads start with {@link start} (or the first parse); when they cannot be started
@@ -91,7 +91,10 @@ export class ExportParsePool {
     }
   }
 
-  /** Starts the threads (once); resolves when they can take tasks, or were found unusable. */
+  /**
+   * Builds the threads' code and starts the threads (once); resolves once tasks can be queued
+   * to them, or they were found unusable.
+   */
   async start(): Promise<void> {
     await this.ready();
   }

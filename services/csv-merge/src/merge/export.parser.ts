@@ -451,8 +451,10 @@ function fastDataRecords(
 }
 
 /**
- * Stream-parses one App Store Connect export (spec section 5) with csv-parse, never holding
- * the file as one string, into a compact {@link ParsedExport}.
+ * Parses one App Store Connect export (spec section 5) into a compact {@link ParsedExport}:
+ * a file of at most {@link FAST_PARSE_MAX_CHARS} is read whole and split by papaparse when it
+ * has nothing unusual (see `fastDataRecords`); any other is streamed through csv-parse, never
+ * held as one string.
  *
  * - Text: UTF-8 with or without BOM, UTF-16 with BOM, LF or CRLF; ',', tab or ';' delimited
  *   (see `openExportText`).

@@ -243,15 +243,16 @@ export class FaultSystem {
     return rows.map((d) => d.id);
   }
 
-  /** How many jobs of `queue` wait for a worker or are held by one now. */
+  /** How many jobs of `queue` wait for a worker (prioritized ones too) or are held by one now. */
   async queuedOrActive(queue: string): Promise<number> {
     const redis = this.redisClient();
     try {
-      const [waiting, active] = await Promise.all([
+      const [waiting, prioritized, active] = await Promise.all([
         redis.llen(`${this.prefix}:${queue}:wait`),
+        redis.zcard(`${this.prefix}:${queue}:prioritized`),
         redis.llen(`${this.prefix}:${queue}:active`),
       ]);
-      return waiting + active;
+      return waiting + prioritized + active;
     } finally {
       redis.disconnect();
     }

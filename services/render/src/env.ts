@@ -4,7 +4,9 @@ import { lockEnv, ZWorkerBaseEnv } from '@aso/queue';
 
 /** Environment of the render worker (DESIGN section 7), parsed once at start. */
 export const ZRenderEnv = ZWorkerBaseEnv.extend({
-  ...lockEnv({ lockDurationMs: 30_000, stalledIntervalMs: 15_000 }),
+  // Rendering waits on Chromium (a separate process), so the event loop is free to renew the
+  // lock every 5 s: a short lock hands a killed worker's render on within about 15 s.
+  ...lockEnv({ lockDurationMs: 10_000, stalledIntervalMs: 5_000 }),
   /**
    * PDFs rendered at once by this process: each holds a Chromium page (about 100-200 MB), so
    * keep it small and scale with replicas.

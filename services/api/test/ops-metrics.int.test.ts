@@ -262,6 +262,12 @@ describe('metrics and correlated logs of an audit', () => {
       )?.reqId;
       const done = apiLogs.lines.find((l) => l.reqId === reqId && l.msg === 'request completed');
       expect(done?.[c.key], c.url).toBe(c.value);
+      // Bound once, whether the URL or the route gave it (a key twice is not valid JSON for all).
+      const raw = apiLogs
+        .text()
+        .split('\n')
+        .find((l) => l.includes(`"reqId":"${reqId}"`) && l.includes('"request completed"'));
+      expect(raw?.split(`"${c.key}":`).length, c.url).toBe(2);
     }
     // Something that is not an id is not logged.
     await api!.app.inject({

@@ -31,13 +31,49 @@ function pick(source: unknown, out: Partial<Record<TLogContextKey, string>>): vo
 /** The context fields already bound per request, so the body cannot repeat or contradict them. */
 const bound = new WeakMap<FastifyRequest, Set<string>>();
 
+/** `ID_PARAM_MEANS` as path patterns: the route's `:id` segment, read from the raw URL. */
+const ID_PATHS = Object.entries(ID_PARAM_MEANS).map(([route, key]) => ({
+  pattern: new RegExp(`^${route.replace(':id', '([^/?#]+)')}(?:[?#]|$)`),
+  key,
+}));
+
+/** Fields bound by the child logger factory, on the raw request (read back in `onRequest`). */
+const BOUND_AT_CREATION = Symbol('log-context fields bound at creation');
+type TMarkedRequest = { [BOUND_AT_CREATION]?: Set<string> };
+
+/**
+ * The context fields a request's URL gives before routing: an id path segment of the routes in
+ * {@link ID_PARAM_MEANS}, and `auditId` / `downloadId` query parameters. The same values
+ * `onRequest` would find in the route's params and query.
+ */
+export function contextOfUrl(url: string): Partial<Record<TLogContextKey, string>> {
+  const fields: Partial<Record<TLogContextKey, string>> = {};
+  const q = url.indexOf('?');
+  if (q >= 0) {
+    const query = new URLSearchParams(url.slice(q + 1));
+    pick(Object.fromEntries(LOG_CONTEXT_KEYS.map((k) => [k, query.get(k) ?? undefined])), fields);
+  }
+  for (const { pattern, key } of ID_PATHS) {
+    const match = pattern.exec(url);
+    if (!match || fields[key] !== undefined) continue;
+    let id: string;
+    try {
+      id = decodeURIComponent(match[1]!);
+    } catch {
+      continue;
+    }
+    if (ID_SHAPE.test(id)) fields[key] = id;
+  }
+  return fields;
+}
+
 /** Rebinds the request's and reply's logger to a child carrying the fields not bound yet. */
 function bind(
   req: FastifyRequest,
   reply: FastifyReply,
   fields: Partial<Record<TLogContextKey, string>>,
 ): void {
-  const done = bound.get(req) ?? new Set<string>();
+  const done = bound.get(req) ?? new Set((req.raw as TMarkedRequest)[BOUND_AT_CREATION]);
   const fresh = Object.entries(fields).filter(([k]) => !done.has(k));
   if (fresh.length === 0) return;
   for (const [k] of fresh) done.add(k);
@@ -56,6 +92,16 @@ function bind(
  * ignored. Secrets never come from here: only these two fields are read.
  */
 export const logContextPlugin = fp(async (app) => {
+  // The fields the URL gives go into the request's logger as Fastify creates it: a second
+  // child logger per request (pino copies its bindings and settings) was a tenth of the CPU of
+  // a cached audit read.
+  app.setChildLoggerFactory((logger, bindings, opts, rawReq) => {
+    const fields = contextOfUrl(rawReq.url ?? '');
+    const keys = Object.keys(fields);
+    if (keys.length === 0) return logger.child(bindings, opts);
+    (rawReq as TMarkedRequest)[BOUND_AT_CREATION] = new Set(keys);
+    return logger.child({ ...bindings, ...fields }, opts);
+  });
   app.addHook('onRequest', async (req, reply) => {
     const fields: Partial<Record<TLogContextKey, string>> = {};
     pick(req.params, fields);

@@ -266,7 +266,7 @@ describe('metrics and correlated logs of an audit', () => {
       const raw = apiLogs
         .text()
         .split('\n')
-        .find((l) => l.includes(`"reqId":"${reqId}"`) && l.includes('"request completed"'));
+        .find((l) => l.includes(`"reqId":"${String(reqId)}"`) && l.includes('"request completed"'));
       expect(raw?.split(`"${c.key}":`).length, c.url).toBe(2);
     }
     // Something that is not an id is not logged.

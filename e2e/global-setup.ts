@@ -56,6 +56,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const replay = await startReplayServer({
       port: 0,
       fixturesDir: [fixturesDir, CONSTRUCTED_RECORDINGS_DIR],
+      // TikTok's answers take 400 ms, as a store's do, not the replay's few: only the audit-run
+      // test reads it (a competitor), and its steps then advance over a second or more, so the
+      // progress view is seen moving from step to step rather than in one burst.
+      faults: [{ pathIncludes: '835599320', delayMs: 400 }],
     });
     cleanups.push(['replay server', () => replay.close()]);
 

@@ -496,21 +496,26 @@ export async function parseExport(
   let headChars = 0;
   let lineEnds = 0;
   let ended = false;
-  try {
-    while (lineEnds <= HEADER_SEARCH_LINES && headChars < HEAD_MAX_CHARS) {
-      const next = await chunks.next();
-      if (next.done) {
-        ended = true;
-        break;
+  /** Reads chunks into `head` while `more()` holds and the file has more. */
+  const readAhead = async (more: () => boolean): Promise<void> => {
+    try {
+      while (!ended && more()) {
+        const next = await chunks.next();
+        if (next.done) ended = true;
+        else {
+          head.push(next.value);
+          headChars += next.value.length;
+          lineEnds += countLineEnds(next.value);
+        }
       }
-      head.push(next.value);
-      headChars += next.value.length;
-      lineEnds += countLineEnds(next.value);
+    } catch (error) {
+      await chunks.return();
+      throw new CsvExportError(field, 'read_failed', 'the file could not be read', {
+        cause: error,
+      });
     }
-  } catch (error) {
-    await chunks.return();
-    throw new CsvExportError(field, 'read_failed', 'the file could not be read', { cause: error });
-  }
+  };
+  await readAhead(() => lineEnds <= HEADER_SEARCH_LINES && headChars < HEAD_MAX_CHARS);
   let found: THeaderFound | null;
   try {
     found = findHeader(head.join(''), text.delimiter, field);
@@ -553,24 +558,9 @@ export async function parseExport(
   // before the rest of it is read.
   const maxRecords = maxRows * RECORDS_PER_ROW;
   let fast: string[][] | null = null;
-  try {
-    while (
-      !ended &&
-      headChars <= FAST_PARSE_MAX_CHARS &&
-      lineEnds <= maxRecords + found.headerLine
-    ) {
-      const next = await chunks.next();
-      if (next.done) ended = true;
-      else {
-        head.push(next.value);
-        headChars += next.value.length;
-        lineEnds += countLineEnds(next.value);
-      }
-    }
-  } catch (error) {
-    await chunks.return();
-    throw new CsvExportError(field, 'read_failed', 'the file could not be read', { cause: error });
-  }
+  await readAhead(
+    () => headChars <= FAST_PARSE_MAX_CHARS && lineEnds <= maxRecords + found.headerLine,
+  );
   if (ended) {
     fast = fastDataRecords(head.join(''), text.delimiter, found, maxRecords + 1);
   }

@@ -1,9 +1,12 @@
 #!/bin/sh
 # Entrypoint of the worker image (Dockerfile.worker): one image, several services.
 #
-#   WORKER=scraper|analyzer|csv-merge|render   runs that worker (its tree is /app/$WORKER)
+#   WORKER=scraper|analyzer|csv-merge|render|asc-import   runs that worker (its tree is /app/$WORKER)
 #   WORKER=replay                       runs the App Store replay server (offline demos)
 #   worker-entrypoint.sh healthcheck    exits 0 when the service's health check answers 200
+#   worker-entrypoint.sh reencrypt      rotates SECRETS_KEY: re-seals every stored App Store
+#                                       Connect key from SECRETS_KEY_PREVIOUS to SECRETS_KEY
+#                                       (needs DATABASE_URL too; WORKER is not needed)
 #
 # The health port defaults are those of each service's src/env.ts (HEALTH_PORT); a test keeps
 # them equal. `exec` makes node the process that receives SIGTERM, so jobs finish on shutdown.
@@ -12,14 +15,20 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 service="${WORKER:-}"
 
+if [ "${1:-}" = "reencrypt" ]; then
+  cd "$here/asc-import"
+  exec node --enable-source-maps dist/reencrypt.cli.js
+fi
+
 case "$service" in
   scraper) port="${HEALTH_PORT:-9101}"; path=/healthz ;;
   analyzer) port="${HEALTH_PORT:-9102}"; path=/healthz ;;
   csv-merge) port="${HEALTH_PORT:-9103}"; path=/healthz ;;
   render) port="${HEALTH_PORT:-9104}"; path=/healthz ;;
+  asc-import) port="${HEALTH_PORT:-9105}"; path=/healthz ;;
   replay) port="${STORE_REPLAY_PORT:-4100}"; path=/ ;;
   *)
-    echo "WORKER must be one of: scraper, analyzer, csv-merge, render, replay (got '${service}')" >&2
+    echo "WORKER must be one of: scraper, analyzer, csv-merge, render, asc-import, replay (got '${service}')" >&2
     exit 64
     ;;
 esac

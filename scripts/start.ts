@@ -6,18 +6,28 @@
  * logs, supervised: one that dies is restarted with
  * a backoff and a line saying so (supervisor.ts) while the others go on serving. `--offline`
  * also starts the store replay server and points the store origins at it, so an audit works
- * without internet. `WEB_DIST_DIR=` (empty) serves no web app and builds none. Ctrl-C stops
- * everything.
+ * without internet, and the App Store Connect stand-in with its demo key (`ASC_DEMO`), pointing
+ * `ASC_API_ORIGIN` at it. `SECRETS_KEY` (which seals App Store Connect keys) comes from the
+ * environment or the git-ignored `.env`; when neither has one, a random key is written to
+ * `.env` and a line says so. `WEB_DIST_DIR=` (empty) serves no web app and builds none. Ctrl-C
+ * stops everything.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
+import { parseEnv } from 'node:util';
+import { Cluster, Redis } from 'ioredis';
+// From the sources (`pnpm start` sets the `@aso/source` condition): this check runs before
+// `pnpm build` makes the packages' dist/.
+import { ZRedisClusterNodes, nodeFlagsOf } from '@aso/contracts';
 import pg from 'pg';
-import { nodeFlagsOf } from './node-flags';
 import { Supervisor } from './supervisor';
 
+const startedAt = performance.now();
+/** Seconds since this script started, one decimal. */
+const sinceStart = () => ((performance.now() - startedAt) / 1000).toFixed(1);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
 const offline = args.has('--offline');
@@ -31,10 +41,39 @@ const env: Record<string, string> = {
 };
 const port = env.PORT ?? '3000';
 const replayPort = env.STORE_REPLAY_PORT ?? '4100';
+const ascStandInPort = env.ASC_STAND_IN_PORT ?? String(Number(replayPort) + 100);
 if (offline) {
   env.ITUNES_ORIGIN = `http://127.0.0.1:${replayPort}`;
   env.APP_STORE_ORIGIN = `http://127.0.0.1:${replayPort}`;
+  env.SEARCH_HINTS_ORIGIN = `http://127.0.0.1:${replayPort}`;
+  env.ASC_API_ORIGIN = `http://127.0.0.1:${ascStandInPort}`;
+  env.ASC_DEMO = 'true';
 }
+
+/**
+ * `SECRETS_KEY` from the environment, else from `.env`, else a new random one (base64 of 32
+ * bytes) appended to `.env` so the sealed App Store Connect keys open after a restart.
+ */
+function ensureSecretsKey(): void {
+  if (env.SECRETS_KEY) return;
+  const file = join(root, '.env');
+  const saved = existsSync(file) ? parseEnv(readFileSync(file, 'utf8')).SECRETS_KEY : undefined;
+  if (saved) {
+    env.SECRETS_KEY = saved;
+    return;
+  }
+  env.SECRETS_KEY = randomBytes(32).toString('base64');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  appendFileSync(
+    file,
+    `${text === '' || text.endsWith('\n') ? '' : '\n'}# Seals App Store Connect private keys (AES-256-GCM); keep it, see docs/OPERATIONS.md.\nSECRETS_KEY=${env.SECRETS_KEY}\n`,
+    { mode: 0o600 },
+  );
+  console.log(
+    'SECRETS_KEY was not set: a random one was written to .env (keep that file; rotate with pnpm secrets:reencrypt)',
+  );
+}
+ensureSecretsKey();
 env.WEB_DIST_DIR ??= join(root, 'apps/web/dist');
 
 const PG_START = 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start';
@@ -59,7 +98,31 @@ async function checkPostgres(): Promise<string | null> {
   }
 }
 
+/** The cluster's seed nodes when `REDIS_CLUSTER_NODES` is set (it wins over `REDIS_URL`). */
+const clusterNodes = ZRedisClusterNodes.parse(env.REDIS_CLUSTER_NODES);
+const redisWhere = clusterNodes ? `the cluster ${env.REDIS_CLUSTER_NODES}` : env.REDIS_URL;
+
+/** Answers why a Redis Cluster is not usable (no node answers, or `cluster_state` is not ok). */
+async function checkRedisCluster(nodes: NonNullable<typeof clusterNodes>): Promise<string | null> {
+  const c = new Cluster(nodes, {
+    lazyConnect: true,
+    clusterRetryStrategy: () => null,
+    redisOptions: { connectTimeout: 3_000, maxRetriesPerRequest: 0 },
+  });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    const info = await c.cluster('INFO');
+    return /cluster_state:ok/.test(info) ? null : 'cluster_state is not ok';
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    c.disconnect();
+  }
+}
+
 async function checkRedis(): Promise<string | null> {
+  if (clusterNodes) return checkRedisCluster(clusterNodes);
   const r = new Redis(env.REDIS_URL!, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
@@ -127,20 +190,26 @@ if (pgError || redisError) {
     );
   if (redisError)
     console.error(
-      `Redis does not answer at ${env.REDIS_URL} (${redisError}).\n  Start it with: ${REDIS_START}`,
+      `Redis does not answer at ${redisWhere} (${redisError}).\n  Start it with: ${REDIS_START}`,
     );
   process.exit(1);
 }
 
-const SERVICES = ['api', 'scraper', 'analyzer', 'csv-merge', 'render'] as const;
+const SERVICES = ['api', 'scraper', 'analyzer', 'csv-merge', 'render', 'asc-import'] as const;
 const withWeb = env.WEB_DIST_DIR !== '';
 const built =
   SERVICES.every((s) => existsSync(join(root, `services/${s}/dist/main.js`))) &&
   (!withWeb || existsSync(join(env.WEB_DIST_DIR, 'index.html')));
+const buildStartedAt = performance.now();
 if (build || !built) {
   await run('pnpm', ['exec', 'turbo', 'run', 'build', ...(withWeb ? [] : ['--filter=!@aso/web'])]);
 }
-await run('pnpm', ['--silent', 'db:migrate']);
+const migrateStartedAt = performance.now();
+// The compiled migration runner itself, not through pnpm (whose start costs a second or two).
+await run(process.execPath, ['packages/db/dist/migrate.cli.js']);
+const processesStartedAt = performance.now();
+/** Seconds between two instants of `performance.now()`, one decimal. */
+const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(1);
 
 process.once('SIGINT', () => void stopAll(0));
 process.once('SIGTERM', () => void stopAll(0));
@@ -148,6 +217,10 @@ process.once('SIGTERM', () => void stopAll(0));
 if (offline)
   startProcess('replay', 'packages/appstore/dist/replay/replay.cli.js', {
     STORE_REPLAY_PORT: replayPort,
+  });
+if (offline)
+  startProcess('asc-stand-in', 'packages/asc/dist/stand-in/stand-in.cli.js', {
+    ASC_STAND_IN_PORT: ascStandInPort,
   });
 for (const service of SERVICES) {
   // render (PDF reports) opens the web app's print pages on this api in the system Chromium.
@@ -157,8 +230,10 @@ for (const service of SERVICES) {
 }
 
 if (await waitReady(`http://127.0.0.1:${port}/readyz`, 60_000)) {
+  const readyAt = performance.now();
+  // `pnpm bench start` reads the "ready in" line (parseReadyLine of bench's start.bench.ts).
   console.log(
-    `\n  ASO audit is running: http://localhost:${port}\n${offline ? `  offline mode: App Store data is replayed from recordings on port ${replayPort}\n` : ''}`,
+    `\n  ASO audit is running: http://localhost:${port}\n  ready in ${sinceStart()} s (build ${seconds(buildStartedAt, migrateStartedAt)} s, database ${seconds(migrateStartedAt, processesStartedAt)} s, processes ${seconds(processesStartedAt, readyAt)} s)\n${offline ? `  offline mode: App Store data is replayed from recordings on port ${replayPort}; App Store Connect is the stand-in on port ${ascStandInPort} (Settings > App Store Connect > Connect the demo key)\n` : ''}`,
   );
 } else {
   console.error('the api did not become ready within 60 s');

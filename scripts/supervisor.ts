@@ -21,7 +21,7 @@ export function restartDelayMs(crashes: number): number {
 }
 
 /** One supervised service. */
-export interface ServiceSpec {
+export interface TServiceSpec {
   /** Name in the log prefix, e.g. `scraper`. */
   name: string;
   /** Executable and arguments. */
@@ -32,7 +32,7 @@ export interface ServiceSpec {
 }
 
 /** Where the supervisor writes (process.stdout in `pnpm start`; a buffer in tests). */
-export interface SupervisorOutput {
+export interface TSupervisorOutput {
   write(text: string): void;
 }
 
@@ -46,9 +46,9 @@ class Supervised {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    readonly spec: ServiceSpec,
+    readonly spec: TServiceSpec,
     private readonly prefix: string,
-    private readonly out: SupervisorOutput,
+    private readonly out: TSupervisorOutput,
     private readonly stopping: () => boolean,
   ) {}
 
@@ -113,10 +113,10 @@ export class Supervisor {
   private readonly services: Supervised[] = [];
   private stopping = false;
 
-  constructor(private readonly out: SupervisorOutput) {}
+  constructor(private readonly out: TSupervisorOutput) {}
 
   /** Starts `spec` now and supervises it. */
-  add(spec: ServiceSpec): void {
+  add(spec: TServiceSpec): void {
     const color = COLORS[this.services.length % COLORS.length]!;
     const prefix = `${color}[${spec.name.padEnd(9)}]\x1b[0m `;
     const s = new Supervised(spec, prefix, this.out, () => this.stopping);

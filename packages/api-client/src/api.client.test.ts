@@ -17,7 +17,13 @@ let server: Server;
 let client: ApiClient;
 let seen: TSeen | null = null;
 /** The next answer of the test server: status, body text, content type, delay (ms). */
-let next: { status: number; body: string; type?: string; delayMs?: number } = {
+let next: {
+  status: number;
+  body: string;
+  type?: string;
+  delayMs?: number;
+  link?: string;
+} = {
   status: 200,
   body: '',
 };
@@ -35,7 +41,10 @@ beforeAll(async () => {
       };
       const answer = next;
       setTimeout(() => {
-        res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' });
+        res.writeHead(answer.status, {
+          'content-type': answer.type ?? 'application/json',
+          ...(answer.link ? { link: answer.link } : {}),
+        });
         res.end(answer.body);
       }, answer.delayMs ?? 0);
     });
@@ -50,6 +59,21 @@ afterAll(async () => {
 });
 
 describe('ApiClient', () => {
+  it('reads a page of a list and the path of the next one from its Link header', async () => {
+    next = {
+      status: 200,
+      body: JSON.stringify([{ id: 'a' }]),
+      link: '</api/watchlist?limit=1&cursor=Y3Vy>; rel="next"',
+    };
+    const items = z.array(z.object({ id: z.string() }));
+    const first = await client.callPage('/api/watchlist?limit=1', items, { token: 'tok-2' });
+    expect(first).toEqual({ data: [{ id: 'a' }], next: '/api/watchlist?limit=1&cursor=Y3Vy' });
+    next = { status: 200, body: JSON.stringify([{ id: 'b' }]) };
+    const last = await client.callPage(first.next!, items, { token: 'tok-2' });
+    expect(seen?.url).toBe('/api/watchlist?limit=1&cursor=Y3Vy');
+    expect(last).toEqual({ data: [{ id: 'b' }], next: null });
+  });
+
   it('sends JSON with the bearer token and parses the answer with its contract', async () => {
     next = { status: 200, body: JSON.stringify({ id: 'audit-1' }) };
     const answer = await client.analyze('tok-1', { appStoreUrl: 'https://apps.apple.com/x' });
@@ -85,6 +109,45 @@ describe('ApiClient', () => {
     expect(seen!.url).toBe('/api/reports/ds-1');
   });
 
+  it('tracks keywords and lists them, checking the answers against the contracts', async () => {
+    // CONSTRUCTED answer of one tracked term.
+    const item = {
+      id: '2f1c9a55-7c0e-4a4e-9d8e-5a1b2c3d4e5f',
+      term: 'music',
+      appId: '324684580',
+      storefront: 'us',
+      rank: 2,
+      previousRank: null,
+      bestRank: 2,
+      change7d: null,
+      checkedAt: '2026-06-01T10:00:00.000Z',
+      nextReadAt: '2026-06-02T10:00:00.000Z',
+      resultCount: 40,
+      source: 'itunes-search',
+      lastError: null,
+      throttledUntil: null,
+      competitors: [],
+      popularity: null,
+      difficulty: null,
+      recent: [{ checkedAt: '2026-06-01T10:00:00.000Z', rank: 2 }],
+      createdAt: '2026-06-01T09:59:00.000Z',
+    };
+    next = { status: 201, body: JSON.stringify({ items: [item] }) };
+    const body = { appStoreUrl: 'https://apps.apple.com/us/app/id324684580', terms: ['Music'] };
+    expect(await client.trackKeywords('tok', body)).toEqual({ items: [item] });
+    expect(seen).toMatchObject({
+      method: 'POST',
+      url: '/api/keywords',
+      body: JSON.stringify(body),
+    });
+    next = { status: 200, body: JSON.stringify({ items: [{ ...item, rank: 201 }] }) };
+    await expect(client.keywords('tok', '324684580', 'us')).rejects.toBeInstanceOf(ZodError);
+    expect(seen).toMatchObject({
+      method: 'GET',
+      url: '/api/keywords?appId=324684580&storefront=us',
+    });
+  });
+
   it('uploads each file as a multipart part of its field', async () => {
     next = { status: 413, body: JSON.stringify({ message: 'File size must be less than 20MB' }) };
     const bytes = new TextEncoder().encode('"Date","Impressions"\n7/1/25,10\n');
@@ -104,7 +167,7 @@ describe('ApiClient', () => {
     ['a text body', 'upstream down', '401: upstream down', 'upstream down'],
     ['an empty body', '', '401: Unauthorized', 'Unauthorized'],
   ])(
-    'turns a non-2xx answer with %s into an ApiError "<status>: <body text>" (spec section 8)',
+    'turns a non-2xx answer with %s into an ApiError "<status>: <body text>" (docs/product.md#error-catalogue)',
     async (_what, body, message, serverMessage) => {
       next = { status: 401, body, type: 'text/plain' };
       const error = await client.login('a@example.com', 'code').catch((e: unknown) => e);

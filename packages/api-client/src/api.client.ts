@@ -5,15 +5,19 @@ import {
   ZChartData,
   ZClearCacheAnswer,
   ZGenerateCodeAnswer,
+  ZKeywordList,
   ZKpiReport,
   ZRegisterAnswer,
   ZSessionAnswer,
   ZUploadResult,
+  nextPageFromLink,
   type TAnalyzeRequest,
   type TAudit,
   type TChartData,
   type TClearCacheAnswer,
   type TGenerateCodeAnswer,
+  type TKeywordList,
+  type TKeywordTrackBody,
   type TKpiReport,
   type TRegisterAnswer,
   type TSessionAnswer,
@@ -37,7 +41,7 @@ export interface TCallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Session token, sent as `Authorization: Bearer <token>`. */
   token?: string;
-  /** Admin access code, sent as `x-access-code` (spec section 7, admin calls). */
+  /** Admin access code, sent as `x-access-code` (docs/product.md#api-calls, admin calls). */
   adminCode?: string;
   /** Sent as JSON. */
   body?: unknown;
@@ -45,6 +49,15 @@ export interface TCallOptions {
   form?: FormData;
   /** Timeout of this call (ms); default the client's. */
   timeoutMs?: number;
+}
+
+/**
+ * One page of a list call (docs/product.md#lists-and-pages): the answer, and the path of the
+ * next page from its `Link` header (null on the last page).
+ */
+export interface TPageAnswer<T> {
+  data: T;
+  next: string | null;
 }
 
 /**
@@ -74,6 +87,28 @@ export class ApiClient {
     schema: S,
     init: TCallOptions = {},
   ): Promise<z.infer<S>> {
+    return (await this.request(path, schema, init)).data;
+  }
+
+  /**
+   * Calls the list `path` (with its `?limit=&cursor=`, or the `next` of the previous page) and
+   * parses the answer with `schema`; the next page's path comes from the `Link` header.
+   *
+   * @throws as {@link call}.
+   */
+  callPage<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    init: TCallOptions = {},
+  ): Promise<TPageAnswer<z.infer<S>>> {
+    return this.request(path, schema, init);
+  }
+
+  private async request<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    init: TCallOptions,
+  ): Promise<TPageAnswer<z.infer<S>>> {
     const headers: Record<string, string> = {};
     if (init.token) headers.authorization = `Bearer ${init.token}`;
     if (init.adminCode) headers['x-access-code'] = init.adminCode;
@@ -86,7 +121,10 @@ export class ApiClient {
     });
     const text = await res.text();
     if (!res.ok) throw new ApiError(res.status, text, res.statusText);
-    return schema.parse(text ? JSON.parse(text) : null);
+    return {
+      data: schema.parse(text ? JSON.parse(text) : null),
+      next: nextPageFromLink(res.headers.get('link')),
+    };
   }
 
   /** `POST /api/login`: the session of an existing user, with their personal sign-in code. */
@@ -110,6 +148,20 @@ export class ApiClient {
   /** `GET /api/audit/{id}`. */
   audit(token: string, id: string): Promise<TAudit> {
     return this.call(`/api/audit/${encodeURIComponent(id)}`, ZAudit, { token });
+  }
+
+  /**
+   * `POST /api/keywords`: tracks `body.terms` for the app of `body.appStoreUrl` in its
+   * storefront (201); answers every tracked term of that app and storefront.
+   */
+  trackKeywords(token: string, body: TKeywordTrackBody): Promise<TKeywordList> {
+    return this.call('/api/keywords', ZKeywordList, { token, body });
+  }
+
+  /** `GET /api/keywords?appId=&storefront=`: the tracked terms with ranks and estimates. */
+  keywords(token: string, appId: string, storefront: string): Promise<TKeywordList> {
+    const query = new URLSearchParams({ appId, storefront }).toString();
+    return this.call(`/api/keywords?${query}`, ZKeywordList, { token });
   }
 
   /** `POST /api/admin/generate-code`: a new access code with `maxUses` uses. */

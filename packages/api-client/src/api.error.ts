@@ -4,8 +4,8 @@ import type { TErrorBody } from '@aso/contracts';
  * A non-2xx answer of the gateway, the one error type of every client of the API (the web app,
  * the CLI, the benchmarks). Browser-safe.
  *
- * - `message` is `'<status>: <body text>'`, or the status text when the body is empty (spec
- *   section 8: "the status code, a colon and a space, then the body text");
+ * - `message` is `'<status>: <body text>'`, or the status text when the body is empty
+ *   (docs/product.md#error-catalogue: "the status code, a colon and a space, then the body text");
  * - `body` is the `{ message, code }` error body (`TErrorBody`) when the answer was JSON with a
  *   string `message`, else null;
  * - `serverMessage` is what to show a person: the body's `message`, else the trimmed body

@@ -1,3 +1,9 @@
 export { ApiError } from './api.error';
-export { ApiClient, DEFAULT_TIMEOUT_MS, type TCallOptions, type TUploadFile } from './api.client';
-export { readSse, type ReadSseOptions, type TSseMessage } from './sse.reader';
+export {
+  ApiClient,
+  DEFAULT_TIMEOUT_MS,
+  type TCallOptions,
+  type TPageAnswer,
+  type TUploadFile,
+} from './api.client';
+export { readSse, type TReadSseOptions, type TSseMessage } from './sse.reader';

@@ -9,7 +9,7 @@ export interface TSseMessage {
 }
 
 /** Options of {@link readSse}. */
-export interface ReadSseOptions {
+export interface TReadSseOptions {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Called for every comment line (e.g. heartbeats). */
@@ -18,13 +18,13 @@ export interface ReadSseOptions {
 
 /**
  * Opens `url` with fetch (so headers such as the bearer token and `Last-Event-ID` can be sent,
- * DESIGN section 5) and yields its Server-Sent Events as they arrive, parsed by
+ * docs/product.md#access-and-sessions) and yields its Server-Sent Events as they arrive, parsed by
  * `eventsource-parser`. Ends when the server closes the stream; throws {@link ApiError} for a
- * non-2xx answer ('<status>: <message>', spec section 8) and rejects on `signal`.
+ * non-2xx answer ('<status>: <message>', docs/product.md#error-catalogue) and rejects on `signal`.
  */
 export async function* readSse(
   url: string,
-  opts: ReadSseOptions = {},
+  opts: TReadSseOptions = {},
 ): AsyncGenerator<TSseMessage> {
   const res = await fetch(url, {
     headers: { accept: 'text/event-stream', ...opts.headers },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZAppId, ZIsoDateTime, ZText, ZUuid } from './common';
 
 /**
- * An access code as admins see it (spec section 3: Access code). `code` is the canonical
+ * An access code as admins see it (docs/product.md#entities: Access code). `code` is the canonical
  * form (upper case, groups of four joined by dashes, e.g. `ABCD-EFGH-JKMN-PQRS`), or null for
  * an admin code, which is stored only as a hash (name it by `id`); timestamps are ISO 8601
  * UTC; `expires_at` null means it never expires.
@@ -19,25 +19,40 @@ export const ZAccessCode = z.object({
 });
 export type TAccessCode = z.infer<typeof ZAccessCode>;
 
-/** A whole number >= 1 given as a JSON number or a numeric string (form fields). */
-const positiveWhole = (field: string, unit = '') =>
-  z.coerce
-    .number({ error: `${field} must be a number` })
-    .int(`${field} must be a whole number${unit}`)
-    .min(1, `${field} must be at least 1${unit}`);
+/**
+ * A whole number >= 1 given as a JSON number or a string of decimal digits (form fields). Any
+ * other string ("0x41", "1e3", " 5") is refused rather than read as some number.
+ */
+const positiveWhole = (field: string, max: number, unit = '') =>
+  z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^\d{1,10}$/, `${field} must be a whole number${unit}`)
+          .transform(Number),
+      ],
+      { error: `${field} must be a number` },
+    )
+    .pipe(
+      z
+        .number()
+        .int(`${field} must be a whole number${unit}`)
+        .min(1, `${field} must be at least 1${unit}`)
+        .max(max, `${field} must be at most ${max}${unit}`),
+    );
 
 /**
- * Body of `POST /api/admin/generate-code` (spec sections 5 and 9): `maxUses` >= 1 (default
- * 3), optional `expiresIn` in days >= 1 (absent: the code never expires).
+ * Body of `POST /api/admin/generate-code` (docs/product.md#limits-and-constants): `maxUses` >= 1
+ * (default 3), optional `expiresIn` in days >= 1 (absent: the code never expires).
  */
 export const ZGenerateCodeBody = z.preprocess(
   // No body at all (null or undefined) means every default.
   (body) => body ?? {},
   z.object({
-    maxUses: positiveWhole('maxUses').max(1_000_000, 'maxUses must be at most 1000000').default(3),
-    expiresIn: positiveWhole('expiresIn', ' (days)')
-      .max(3650, 'expiresIn must be at most 3650 days')
-      .optional(),
+    maxUses: positiveWhole('maxUses', 1_000_000).default(3),
+    expiresIn: positiveWhole('expiresIn', 3650, ' (days)').optional(),
   }),
 );
 export type TGenerateCodeBody = z.infer<typeof ZGenerateCodeBody>;
@@ -63,9 +78,9 @@ export const ZDeactivateCodeAnswer = z.object({
 export type TDeactivateCodeAnswer = z.infer<typeof ZDeactivateCodeAnswer>;
 
 /**
- * Audit history item (spec section 3), newest first: `accessCode` is the code the audit was
- * started with (null when unknown), `isAdminCode` whether that was an admin code; `status`
- * is the audit status (queued, running, done, failed) and `error` its user-facing error.
+ * Audit history item (docs/product.md#entities), newest first: `accessCode` is the code the audit
+ * was started with (null when unknown), `isAdminCode` whether that was an admin code; `status` is
+ * the audit status (queued, running, done, failed) and `error` its user-facing error.
  */
 export const ZAuditHistoryItem = z.object({
   id: z.string(),
@@ -93,23 +108,28 @@ export const ZAuditHistoryItem = z.object({
 export type TAuditHistoryItem = z.infer<typeof ZAuditHistoryItem>;
 
 /**
- * Admin audits summary (spec section 3): all audits grouped by app id, apps ordered by
- * their latest audit, each app's audits newest first; `appName` is the latest known name.
+ * Admin audits summary (docs/product.md#entities): the admin screen's counts (audits, apps
+ * audited, active access codes, feedback entries), and the latest audited apps (at most 100),
+ * ordered by their latest audit, each with its number of audits and its latest ones (at most
+ * 20, newest first); `appName` is the latest known name. Bounded whatever the number of audits.
  */
 export const ZAdminAuditsSummary = z.object({
   totalAudits: z.number().int(),
   uniqueApps: z.number().int(),
+  activeCodes: z.number().int(),
+  feedbackEntries: z.number().int(),
   apps: z.array(
     z.object({
       appId: z.string(),
       appName: z.string().nullable(),
+      auditCount: z.number().int(),
       audits: z.array(z.object({ id: z.string(), createdAt: ZIsoDateTime })),
     }),
   ),
 });
 export type TAdminAuditsSummary = z.infer<typeof ZAdminAuditsSummary>;
 
-/** Feedback as the admin list shows it (spec section 3: Feedback), newest first. */
+/** Feedback as the admin list shows it (docs/product.md#entities: Feedback), newest first. */
 export const ZAdminFeedback = z.object({
   id: z.string(),
   auditId: z.string(),
@@ -146,7 +166,7 @@ export type TClearCacheAnswer = z.infer<typeof ZClearCacheAnswer>;
 /** Path of `DELETE /api/admin/audits/{id}`. */
 export const ZAdminAuditParams = z.object({ id: ZUuid });
 
-/** Answer of `DELETE /api/admin/audits/{id}` (spec section 7). */
+/** Answer of `DELETE /api/admin/audits/{id}` (docs/product.md#api-calls). */
 export const ZDeleteAuditAnswer = z.object({
   success: z.literal(true),
   deletedAudit: z.object({ id: z.string(), appName: z.string().nullable() }),
@@ -190,6 +210,25 @@ export const ZStoreHealth = z.object({
       readAt: ZIsoDateTime,
     }),
   ),
+  /**
+   * The keyword search reads' empty-answer alarm (docs/product.md#keyword-ranks): `alarm` while
+   * it is raised (null otherwise) with when, why (`detail`), and what it paused: the keyword
+   * rounds, which read only one suspect term per round until one answers with results again
+   * (`pausedTerms`: tracked terms due and waiting; `suspectTerms`: terms whose last answer was
+   * a suspicious empty one). `lastClearedAt`: when the last alarm was cleared (null: never).
+   */
+  keywordSearch: z.object({
+    alarm: z
+      .object({
+        raisedAt: ZIsoDateTime,
+        detail: z.string(),
+        paused: z.literal('keyword-rounds'),
+        pausedTerms: z.number().int().nonnegative(),
+        suspectTerms: z.number().int().nonnegative(),
+      })
+      .nullable(),
+    lastClearedAt: ZIsoDateTime.nullable(),
+  }),
 });
 export type TStoreHealth = z.infer<typeof ZStoreHealth>;
 
@@ -197,6 +236,10 @@ export type TStoreHealth = z.infer<typeof ZStoreHealth>;
  * A user as the admin's Users card shows it: email, creation and last sign-in (ISO 8601 UTC;
  * null: never signed in since sign-in times are kept), and whether a personal sign-in code
  * was issued (users who registered before personal codes have none until an admin issues one).
+ * `storageBytes`: what the user stores now (uploads, datasets, PDFs; bytes), counted against
+ * the gateway's `USER_STORAGE_QUOTA_MB`. `lockouts`: how many times sign-in attempts for the
+ * user's email were refused past a limit (someone guessing, or the user mistyping), the latest
+ * beginning at `lastLockoutAt` (null: never).
  */
 export const ZAdminUser = z.object({
   id: z.string(),
@@ -204,6 +247,9 @@ export const ZAdminUser = z.object({
   createdAt: ZIsoDateTime,
   lastSignInAt: ZIsoDateTime.nullable(),
   hasSignInCode: z.boolean(),
+  storageBytes: z.number().int().nonnegative(),
+  lockouts: z.number().int().nonnegative(),
+  lastLockoutAt: ZIsoDateTime.nullable(),
 });
 export type TAdminUser = z.infer<typeof ZAdminUser>;
 

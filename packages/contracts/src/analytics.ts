@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ZAppId, ZStorefront, ZText } from './common';
+import { ZAppId, ZStorefront, ZText, ZUuid } from './common';
 
 /**
- * Schemas of the analytics dashboard (spec sections 3, 5, 7 and 9; DESIGN section 3):
- * upload answers, chart-data rows, the KPI report computed by `@aso/analytics`, and saved
- * dashboards.
+ * Schemas of the analytics dashboard (docs/product.md#entities, #dashboard-computation and
+ * #api-calls; docs/product.md#how-a-dashboard-is-built): upload answers, chart-data rows, the KPI
+ * report computed by `@aso/analytics`, and saved dashboards.
  */
 
 /** Calendar day `YYYY-MM-DD` (no time, no zone). */
@@ -18,7 +18,10 @@ export const ZIsoDay = ZText.regex(
 }, 'not a real calendar day');
 export type TIsoDay = z.infer<typeof ZIsoDay>;
 
-/** Inclusive range of calendar days; `start` <= `end` (spec section 4: Date range). */
+/**
+ * Inclusive range of calendar days; `start` <= `end` (docs/product.md#states-and-transitions: Date
+ * range).
+ */
 export const ZDateRange = z
   .object({ start: ZIsoDay, end: ZIsoDay })
   .refine((range) => range.start <= range.end, {
@@ -27,7 +30,7 @@ export const ZDateRange = z
   });
 export type TDateRange = z.infer<typeof ZDateRange>;
 
-/** Multipart field names of `POST /api/uploads` (spec section 7). */
+/** Multipart field names of `POST /api/uploads` (docs/product.md#api-calls). */
 export const ZUploadField = z.enum(['conversionCSV', 'redownloadsCSV']);
 export type TUploadField = z.infer<typeof ZUploadField>;
 
@@ -39,9 +42,9 @@ export const ZChartCell = z.union([z.number(), z.string(), z.null()]);
 export type TChartCell = z.infer<typeof ZChartCell>;
 
 /**
- * One row of `GET /api/chart-data/{downloadId}` (spec section 3: Chart data): a date column
- * (any column whose name contains 'date', text as exported, e.g. `7/20/25`) and numeric metric
- * columns keyed by their export header.
+ * One row of `GET /api/chart-data/{downloadId}` (docs/product.md#entities: Chart data): a date
+ * column (any column whose name contains 'date', text as exported, e.g. `7/20/25`) and numeric
+ * metric columns keyed by their export header.
  */
 export const ZChartDataRow = z.record(z.string(), ZChartCell);
 export type TChartDataRow = z.infer<typeof ZChartDataRow>;
@@ -50,7 +53,7 @@ export type TChartDataRow = z.infer<typeof ZChartDataRow>;
 export const ZChartData = z.array(ZChartDataRow);
 export type TChartData = z.infer<typeof ZChartData>;
 
-/** `mergedData` of a successful upload (spec section 3: Upload result). */
+/** `mergedData` of a successful upload (docs/product.md#entities: Upload result). */
 export const ZMergedData = z.object({
   /** Column names of the merged file, in order, ending with `Territory`. */
   headers: z.array(z.string()),
@@ -72,7 +75,7 @@ export const ZMergedData = z.object({
 });
 export type TMergedData = z.infer<typeof ZMergedData>;
 
-/** Answer of `POST /api/uploads` (spec section 7). */
+/** Answer of `POST /api/uploads` (docs/product.md#api-calls). */
 export const ZUploadResult = z.object({ mergedData: ZMergedData });
 export type TUploadResult = z.infer<typeof ZUploadResult>;
 
@@ -88,12 +91,12 @@ export const ZReportQuery = z
   });
 export type TReportQuery = z.infer<typeof ZReportQuery>;
 
-// ---------------------------------------------------------------------------------------------
-// KPI report (spec section 5), computed by `buildKpiReport` of @aso/analytics.
+// --------------------------------------------------------------------------------------------- KPI
+// report (docs/product.md#dashboard-computation), computed by `buildKpiReport` of @aso/analytics.
 
 /**
- * Traffic source ids (spec section 3: Traffic sources). The first four are the dashboard's;
- * the monthly report adds the last three.
+ * Traffic source ids (docs/product.md#entities: Traffic sources). The first four are the
+ * dashboard's; the monthly report adds the last three.
  */
 export const ZTrafficSourceId = z.enum([
   'search',
@@ -106,7 +109,10 @@ export const ZTrafficSourceId = z.enum([
 ]);
 export type TTrafficSourceId = z.infer<typeof ZTrafficSourceId>;
 
-/** 'Up' / 'Down' at a change of 3% or more either way, else 'Stable' (spec section 9). */
+/**
+ * 'Up' / 'Down' at a change of 3% or more either way, else 'Stable'
+ * (docs/product.md#dashboard-computation).
+ */
 export const ZChangeFlag = z.enum(['Up', 'Down', 'Stable']);
 export type TChangeFlag = z.infer<typeof ZChangeFlag>;
 
@@ -114,7 +120,7 @@ export type TChangeFlag = z.infer<typeof ZChangeFlag>;
  * Sums over one period. Counts are raw sums (not rounded); rates are percent 0-100.
  * `conversionRate` = first-time downloads / impressions x 100 (the product's rate);
  * `appleConversionRate` = total downloads / impressions x 100 (Apple's definition); both 0
- * when impressions are 0 (spec section 5).
+ * when impressions are 0 (docs/product.md#dashboard-computation).
  */
 export const ZPeriodMetrics = z.object({
   firstTimeDownloads: z.number(),
@@ -137,7 +143,7 @@ export const ZPeriodChanges = z.object({
 });
 export type TPeriodChanges = z.infer<typeof ZPeriodChanges>;
 
-/** Change flag per metric (spec section 9). */
+/** Change flag per metric (docs/product.md#dashboard-computation). */
 export const ZPeriodFlags = z.object({
   firstTimeDownloads: ZChangeFlag,
   redownloads: ZChangeFlag,
@@ -197,8 +203,9 @@ export const ZMetricsComparison = z.object({
 export type TMetricsComparison = z.infer<typeof ZMetricsComparison>;
 
 /**
- * The largest spike or drop of a source's daily first-time downloads against the centred
- * 7-day average (spec section 9). `magnitude` = |value / average - 1| x 100 (percent).
+ * The largest spike or drop of a source's daily first-time downloads against the centred 7-day
+ * average (docs/product.md#dashboard-computation). `magnitude` = |value / average - 1| x 100
+ * (percent).
  */
 export const ZSpike = z.object({
   date: ZIsoDay,
@@ -222,7 +229,7 @@ export const ZSourceColumns = z.object({
 });
 export type TSourceColumns = z.infer<typeof ZSourceColumns>;
 
-/** Derived per source (spec section 3: Derived per source). */
+/** Derived per source (docs/product.md#entities: Derived per source). */
 export const ZSourceReport = ZMetricsComparison.extend({
   id: ZTrafficSourceId,
   /** Apple's source type name, e.g. 'App Store Search'. */
@@ -240,9 +247,9 @@ export const ZSourceReport = ZMetricsComparison.extend({
 });
 export type TSourceReport = z.infer<typeof ZSourceReport>;
 
-/** Executive summary (spec section 9: Executive summary wording). */
+/** Executive summary (docs/product.md#dashboard-computation: Executive summary wording). */
 export const ZExecutiveSummary = z.object({
-  /** The 'Total Average Conversion Rate' (first-time downloads / impressions, percent). */
+  /** The first-time conversion rate the thresholds judge (first-time downloads / impressions, percent). */
   conversionRate: z.number(),
   /** >= 5% solid, 3% to < 5% typical, < 3% room for improvement. */
   conversionAssessment: z.enum(['solid', 'typical', 'room_for_improvement']),
@@ -298,12 +305,12 @@ export const ZCompositionSegment = z.object({
   totalDownloads: z.number(),
   /** Percent 0-100 of the bar. */
   share: z.number(),
-  /** Labels show only for segments above 15% (spec section 9). */
+  /** Labels show only for segments above 15% (docs/product.md#dashboard-computation). */
   showLabel: z.boolean(),
 });
 export type TCompositionSegment = z.infer<typeof ZCompositionSegment>;
 
-/** Monthly report (spec sections 2, 5 and 9). */
+/** Monthly report (docs/product.md#dashboard-sections and #dashboard-computation). */
 export const ZMonthlyReport = z.object({
   status: z.enum(['ok', 'no_data', 'no_date_field']),
   /** 'No data available' or 'No date field found'; null when status is 'ok'. */
@@ -318,11 +325,13 @@ export const ZMonthlyReport = z.object({
 });
 export type TMonthlyReport = z.infer<typeof ZMonthlyReport>;
 
-/** The whole KPI report of `GET /api/reports/{downloadId}` (spec section 5). */
+/**
+ * The whole KPI report of `GET /api/reports/{downloadId}` (docs/product.md#dashboard-computation).
+ */
 export const ZKpiReport = z.object({
   /** The applied range (inclusive) and its length in days. */
   range: z.object({ start: ZIsoDay, end: ZIsoDay, days: z.number().int().positive() }),
-  /** Same length immediately before `range` (spec section 9). */
+  /** Same length immediately before `range` (docs/product.md#dashboard-computation). */
   previousRange: z.object({ start: ZIsoDay, end: ZIsoDay, days: z.number().int().positive() }),
   /** First and last parsed day of the whole dataset; null when no date parses. */
   dataSpan: z.object({ start: ZIsoDay, end: ZIsoDay }).nullable(),
@@ -335,10 +344,12 @@ export const ZKpiReport = z.object({
     /** Rows whose date does not parse (excluded from every range). */
     unparseableDates: z.number().int().nonnegative(),
   }),
-  /** Cards: Total Downloads, Total Impressions, Total Average Conversion Rate. */
+  /** Cards: Total Downloads, Total Impressions, First-time conversion rate, App Store conversion rate. */
   totals: ZMetricsComparison,
   performanceOverview: z.string(),
-  /** The four dashboard sources in spec order: search, browse, app_referrer, web_referrer. */
+  /**
+   * The four dashboard sources in the documented order: search, browse, app_referrer, web_referrer.
+   */
   sources: z.array(ZSourceReport),
   rankingSentence: z.string(),
   executiveSummary: ZExecutiveSummary,
@@ -347,25 +358,56 @@ export const ZKpiReport = z.object({
 export type TKpiReport = z.infer<typeof ZKpiReport>;
 
 // ---------------------------------------------------------------------------------------------
-// Dashboards (spec section 3: Dashboard; section 7).
+// Dashboards (docs/product.md#entities: Dashboard; docs/product.md#api-calls).
 
-/** `configJson` of a dashboard created from an upload. */
-export const ZDashboardConfig = z.object({
-  downloadId: ZText.min(1),
-  headers: z.array(ZText),
-  totalRows: z.number().int().nonnegative(),
-  createdFrom: z.literal('csv_upload'),
+/** The watched listing a dashboard is about (`mine`), as the user chose it. */
+const ZWatchedAppRef = z.object({ appId: ZAppId, storefront: ZStorefront });
+
+/** What every saved dashboard keeps of its view. */
+const dashboardView = {
   /** The date range applied when the dashboard was saved; reopening applies it again. */
   dateRange: ZDateRange.optional(),
   /** The metric columns selected in the chart when saved. */
   selectedMetrics: z.array(ZText.max(300)).max(200).optional(),
   /**
    * The watched app (as the user's own, `mine`) whose listing changes the dashboard marks and
-   * judges in "Change impact": App Store Connect exports name the app but not its App Store id,
-   * so the user confirms which watched listing the data is about.
+   * judges in "Change impact". App Store Connect exports name the app but not its App Store
+   * id, so the user confirms which watched listing the data is about; imported data carries
+   * the id, and this only says which storefront's listing when several are watched.
    */
-  watchedApp: z.object({ appId: ZAppId, storefront: ZStorefront }).optional(),
+  watchedApp: ZWatchedAppRef.optional(),
+};
+
+/** `configJson` of a dashboard created from an upload. */
+export const ZCsvDashboardConfig = z.object({
+  downloadId: ZText.min(1),
+  headers: z.array(ZText),
+  totalRows: z.number().int().nonnegative(),
+  createdFrom: z.literal('csv_upload'),
+  ...dashboardView,
 });
+export type TCsvDashboardConfig = z.infer<typeof ZCsvDashboardConfig>;
+
+/**
+ * `configJson` of a dashboard on the figures imported from App Store Connect: the user's
+ * connection, the app (its Apple id), and the territory and device filters (null: all).
+ * The figures are read again when it opens, so it shows every import since it was saved.
+ */
+export const ZAscDashboardConfig = z.object({
+  createdFrom: z.literal('app_store_connect'),
+  connectionId: ZUuid,
+  appId: ZAppId.max(20),
+  territory: ZText.min(1).max(60).nullable(),
+  device: ZText.min(1).max(40).nullable(),
+  ...dashboardView,
+});
+export type TAscDashboardConfig = z.infer<typeof ZAscDashboardConfig>;
+
+/** `configJson` of a saved dashboard, by where its data comes from (`createdFrom`). */
+export const ZDashboardConfig = z.discriminatedUnion('createdFrom', [
+  ZCsvDashboardConfig,
+  ZAscDashboardConfig,
+]);
 export type TDashboardConfig = z.infer<typeof ZDashboardConfig>;
 
 /** A saved dashboard. `name` is built from app name, territory and date. */
@@ -383,7 +425,7 @@ export type TDashboard = z.infer<typeof ZDashboard>;
 export const ZDashboardList = z.array(ZDashboard);
 export type TDashboardList = z.infer<typeof ZDashboardList>;
 
-/** Message of a save without app name or territory (spec section 8). */
+/** Message of a save without app name or territory (docs/product.md#error-catalogue). */
 export const DASHBOARD_NAMING_MESSAGE =
   'Missing app name or territory data needed for dashboard naming';
 

@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { ZText } from './common';
+import { TEXT_BOUND_CHARS, ZText } from './common';
 import { ZAppListing, ZInAppEvent, ZListingPrice, ZStoreData } from './listing';
 import { isAppStoreStorefront, unknownStorefrontMessage } from './storefronts';
 
-/** Keyword/metadata text limit in characters (spec section 5 and 9). */
+/** Keyword/metadata text limit in characters (docs/product.md#validation-rules). */
 export const KEYWORDS_MAX_CHARS = 100;
-/** At most three competitors (spec section 9). */
+/** At most three competitors (docs/product.md#limits-and-constants). */
 export const MAX_COMPETITORS = 3;
 
 /**
- * Body of `POST /api/analyze` (spec section 3: Analyze request). URL rules are applied by the
- * gateway with `@aso/appstore` so the messages name the field.
+ * Body of `POST /api/analyze` (docs/product.md#entities: Analyze request). URL rules are applied by
+ * the gateway with `@aso/appstore` so the messages name the field.
  */
 export const ZAnalyzeRequest = z.object({
-  // Emptiness is judged with the URL rules so the answer carries the spec's message.
+  // Emptiness is judged with the URL rules so the answer carries the documented message.
   appStoreUrl: ZText.max(2048, 'appStoreUrl is too long'),
   keywords: ZText.max(
     KEYWORDS_MAX_CHARS,
@@ -29,8 +29,8 @@ export type TAnalyzeRequest = z.infer<typeof ZAnalyzeRequest>;
 export const ZAnalyzeAnswer = z.object({ id: z.string() });
 
 /**
- * Message of a rejected App Store URL in `POST /api/analyze` (spec section 8, 'Invalid URL'
- * toast), prefixed by the field name in the answer.
+ * Message of a rejected App Store URL in `POST /api/analyze` (docs/product.md#error-catalogue,
+ * 'Invalid URL' toast), prefixed by the field's name in the answer ('App Store link: ...').
  */
 export const ANALYZE_URL_ERROR = 'Please enter a valid App Store URL (apps.apple.com)';
 
@@ -38,7 +38,7 @@ export const ANALYZE_URL_ERROR = 'Please enter a valid App Store URL (apps.apple
 export const ZTextSource = z.enum(['model', 'rules']);
 export type TTextSource = z.infer<typeof ZTextSource>;
 
-/** One competitor in an audit (spec section 3: competitorData item). */
+/** One competitor in an audit (docs/product.md#entities: competitorData item). */
 export const ZCompetitorData = z.object({
   appId: z.string(),
   appName: z.string(),
@@ -60,9 +60,9 @@ export const ZCompetitorData = z.object({
 export type TCompetitorData = z.infer<typeof ZCompetitorData>;
 
 /**
- * Section keys of the structured analysis, in display order: the spec's sections (section 3)
- * plus in-app events, then description, updates, localization, reviews, app size and
- * compatibility.
+ * Section keys of the structured analysis, in display order: the documented sections
+ * (docs/product.md#results-view) plus in-app events, then description, updates, localization,
+ * reviews, app size and compatibility.
  */
 export const SECTION_KEYS = [
   'title',
@@ -92,11 +92,11 @@ export const ZRuleSeverity = z.enum(['high', 'medium', 'low']);
 export type TRuleSeverity = z.infer<typeof ZRuleSeverity>;
 
 /**
- * Where a rule comes from: Apple's documentation (`url` set), the product specification, or
- * industry practice (said plainly, no URL).
+ * Where a rule comes from: Apple's documentation (`url` set), this product's own rule (the
+ * label gives its reason), or industry practice (said plainly, no URL).
  */
 export const ZRuleSource = z.object({
-  kind: z.enum(['apple', 'spec', 'industry']),
+  kind: z.enum(['apple', 'product', 'industry']),
   label: z.string(),
   url: z.string().nullable(),
 });
@@ -225,9 +225,9 @@ export const ZAuditApp = z.object({
 export type TAuditApp = z.infer<typeof ZAuditApp>;
 
 /**
- * The `inputs` JSON of an `audits` row: what the user asked for, after validation (spec
- * section 5: only valid, unique competitors, at most 3). `keywords` is the user's text, '' when
- * none was entered.
+ * The `inputs` JSON of an `audits` row: what the user asked for, after validation
+ * (docs/product.md#validation-rules: only valid, unique competitors, at most 3). `keywords` is the
+ * user's text, '' when none was entered.
  */
 export const ZAuditInputs = z.object({
   main: ZAuditApp,
@@ -274,8 +274,8 @@ export const ZAuditStatus = z.enum(['queued', 'running', 'done', 'failed']);
 export type TAuditStatus = z.infer<typeof ZAuditStatus>;
 
 /**
- * An audit as `GET /api/audit/{id}` answers it (spec section 3: Audit). Listing fields are
- * null while the audit is not done, and null when the store data could not be read for them
+ * An audit as `GET /api/audit/{id}` answers it (docs/product.md#entities: Audit). Listing fields
+ * are null while the audit is not done, and null when the store data could not be read for them
  * (`storeData` says why) rather than a placeholder.
  */
 export const ZAudit = z.object({
@@ -288,6 +288,8 @@ export const ZAudit = z.object({
   subtitle: z.string().nullable(),
   developer: z.string().nullable(),
   category: z.string().nullable(),
+  /** The App Store genre id of the category ('6007'), when a store source gave it. */
+  genreId: z.string().nullable().optional(),
   /** Chart position such as '#1 in Music', or 'N/A' / 'Not ranked'. */
   categoryRank: z.string().nullable(),
   rating: z.string().nullable(),
@@ -312,7 +314,7 @@ export const ZAudit = z.object({
   competitorData: z.array(ZCompetitorData),
   structuredAnalysis: ZStructuredAnalysis.nullable(),
   overallScore: z.number().int().min(0).max(100).nullable(),
-  /** JSON text of `TRecommendation[]` (spec section 3 keeps it as text). */
+  /** JSON text of `TRecommendation[]` (docs/product.md#entities keeps it as text). */
   recommendations: z.string().nullable(),
   /** Who wrote the recommendations. */
   recommendationsSource: ZTextSource.nullable().optional(),
@@ -339,9 +341,9 @@ export type TAudit = z.infer<typeof ZAudit>;
 export const SAVED_AUDIT_NAME_MAX_CHARS = 200;
 
 /**
- * Body of `POST /api/saved-audits` (spec section 3: Saved audit). `name` is what the client
- * built ('<app name> <CC> <dd-mm-yyyy>', `buildSavedAuditName` of @aso/aso-rules); when it is
- * missing or blank the server builds it the same way. `storefront` is two letters, default 'us'.
+ * Body of `POST /api/saved-audits` (docs/product.md#entities: Saved audit). `name` is what the
+ * client built ('<app name> <CC> <dd-mm-yyyy>', `buildSavedAuditName` of @aso/aso-rules); when it
+ * is missing or blank the server builds it the same way. `storefront` is two letters, default 'us'.
  */
 export const ZSaveAuditBody = z.object({
   auditId: ZText.min(1, 'auditId is required'),
@@ -370,16 +372,19 @@ export const ZSavedAudit = z.object({
 });
 export type TSavedAudit = z.infer<typeof ZSavedAudit>;
 
-/** Feedback text limit (characters). */
+/** Default of the gateway's `FEEDBACK_MAX_CHARS`: the longest feedback text (characters). */
 export const FEEDBACK_MAX_CHARS = 5000;
-/** Body of `POST /api/feedback`. */
+/**
+ * Body of `POST /api/feedback`. The text is bounded here only for parsing; its stored limit is
+ * the gateway's `FEEDBACK_MAX_CHARS` (413 naming it).
+ */
 export const ZFeedbackBody = z.object({
   auditId: ZText.min(1),
   feedback: ZText.trim()
     .min(1, 'Please enter your feedback before submitting.')
-    .max(FEEDBACK_MAX_CHARS, `feedback must be at most ${FEEDBACK_MAX_CHARS} characters`),
+    .max(TEXT_BOUND_CHARS, 'feedback is too long'),
 });
-/** Stored feedback (spec section 3: Feedback). */
+/** Stored feedback (docs/product.md#entities: Feedback). */
 export const ZFeedback = z.object({
   id: z.string(),
   auditId: z.string(),

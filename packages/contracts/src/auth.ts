@@ -7,7 +7,9 @@ const requiredString = (field: string) =>
     error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be text`),
   });
 
-/** Email as accepted by the API: trimmed, lower-cased, validated (spec section 5). */
+/**
+ * Email as accepted by the API: trimmed, lower-cased, validated (docs/product.md#validation-rules).
+ */
 export const ZEmail = requiredString('email')
   .trim()
   .toLowerCase()
@@ -29,7 +31,7 @@ export const ZAccessCodeInput = requiredString('accessCode')
   .min(1, 'accessCode is required')
   .max(64, 'accessCode must be at most 64 characters');
 
-/** The signed-in user (spec section 3: User). `createdAt` is ISO 8601 UTC. */
+/** The signed-in user (docs/product.md#entities: User). `createdAt` is ISO 8601 UTC. */
 export const ZUser = z.object({
   id: z.string(),
   email: z.string(),
@@ -38,8 +40,8 @@ export const ZUser = z.object({
 export type TUser = z.infer<typeof ZUser>;
 
 /**
- * Body of `POST /api/login` and `POST /api/register` (spec section 7). `accessCode` is the
- * access code for register and the personal sign-in code for login.
+ * Body of `POST /api/login` and `POST /api/register` (docs/product.md#api-calls). `accessCode` is
+ * the access code for register and the personal sign-in code for login.
  */
 export const ZCredentials = z.object(
   { email: ZEmail, accessCode: ZAccessCodeInput },
@@ -64,7 +66,8 @@ export type TRegisterAnswer = z.infer<typeof ZRegisterAnswer>;
 
 /**
  * `GET /api/check-access` with a bearer token (or none): `isUser` false and `user` null for a
- * missing, unknown, expired or revoked token, so the client can drop it (spec section 4).
+ * missing, unknown, expired or revoked token, so the client can drop it
+ * (docs/product.md#states-and-transitions).
  */
 export const ZCheckUserAnswer = z.object({ isUser: z.boolean(), user: ZUser.nullable() });
 export type TCheckUserAnswer = z.infer<typeof ZCheckUserAnswer>;

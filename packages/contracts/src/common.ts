@@ -27,6 +27,17 @@ export const text = (params?: Parameters<typeof z.string>[0]) =>
 /** See {@link text}. */
 export const ZText = text();
 
+/**
+ * Longest address any body takes (a parse bound, above every setting): what a user may store
+ * is the gateway's `URL_MAX_CHARS` (413 naming it).
+ */
+export const URL_BOUND_CHARS = 8192;
+/**
+ * Longest free text any body takes (a parse bound, above every setting): what a user may
+ * store is the gateway's setting of that field (`FEEDBACK_MAX_CHARS`, 413 naming it).
+ */
+export const TEXT_BOUND_CHARS = 50_000;
+
 /** ISO 8601 timestamp string (UTC), e.g. `2026-11-21T09:00:00.000Z`. */
 export const ZIsoDateTime = z.string().datetime({ offset: true });
 
@@ -36,7 +47,7 @@ export const ZUuid = z.string().uuid();
 /** Numeric App Store app id (the digits after `id` in a store URL), kept as a string. */
 export const ZAppId = ZText.regex(/^\d+$/, 'app id must be digits');
 
-/** Two-letter lower-case storefront code (spec section 3: Saved audit, default 'us'). */
+/** Two-letter lower-case storefront code (docs/product.md#entities: Saved audit, default 'us'). */
 export const ZStorefront = ZText.regex(/^[a-z]{2}$/, 'storefront must be two letters');
 
 /** `{ success: true }` answer of calls that only confirm. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { abbreviateCount } from './count-format';
 
-describe('abbreviateCount (spec section 9: K from 1,000, M from 1,000,000)', () => {
+describe('abbreviateCount (docs/product.md#limits-and-constants: K from 1,000, M from 1,000,000)', () => {
   it('keeps counts under 1,000 as they are', () => {
     expect(abbreviateCount(0)).toBe('0');
     expect(abbreviateCount(999)).toBe('999');

@@ -1,11 +1,14 @@
-/** Compact counts as the results show them (spec section 9), shared by the web app and the CLI. */
+/**
+ * Compact counts as the results show them (docs/product.md#limits-and-constants), shared by the web
+ * app and the CLI.
+ */
 
 const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
 
 /**
- * Abbreviates a count such as a rating count (spec section 9: "K from 1,000, M from
- * 1,000,000") with `Intl.NumberFormat`'s compact notation, one decimal at most, trailing `.0`
- * dropped: `999` -> '999', `1000` -> '1K', `1540` -> '1.5K', `40585992` -> '40.6M'; a count
+ * Abbreviates a count such as a rating count (docs/product.md#limits-and-constants: "K from 1,000,
+ * M from 1,000,000") with `Intl.NumberFormat`'s compact notation, one decimal at most, trailing
+ * `.0` dropped: `999` -> '999', `1000` -> '1K', `1540` -> '1.5K', `40585992` -> '40.6M'; a count
  * that rounds to 1,000K reads '1M' (and past a billion, 'B').
  *
  * Accepts a number or the audit's string (`'40585992'`, `'40,585,992'`); null reads '0'; text

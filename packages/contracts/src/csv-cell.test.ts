@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvCellText, escapeFormulaText } from './csv-cell';
 
-describe('escapeFormulaText (spec section 5)', () => {
+describe('escapeFormulaText (docs/product.md#validation-rules)', () => {
   it.each([
     ['=1+1', "'=1+1"],
     ['=HYPERLINK("x")', `'=HYPERLINK("x")`],

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /**
- * The normalised App Store listing of one app in one storefront (DESIGN section 2
- * "Store data sources"). The scraper builds it from the iTunes Lookup API, the product page
- * (whatever layout Apple serves) and the customer-reviews RSS feed; it is stored as the
- * `listing` JSON of an `app_snapshots` row and feeds the spec's Audit and competitorData
- * (spec section 3).
+ * The normalised App Store listing of one app in one storefront
+ * (docs/product.md#store-data-sources). The scraper builds it from the iTunes Lookup API, the
+ * product page (whatever layout Apple serves) and the customer-reviews RSS feed; it is stored as
+ * the `listing` JSON of an `app_snapshots` row and feeds the documented Audit and competitorData
+ * (docs/product.md#entities).
  *
  * Unknown values: a field that no source supplied is listed in `unknownFields` and holds a
  * neutral placeholder ('' for text, '0' for rating and reviewCount, 'N/A' for categoryRank,
@@ -69,7 +69,7 @@ export const ZPreviewVideo = z.object({
 });
 export type TPreviewVideo = z.infer<typeof ZPreviewVideo>;
 
-/** In-app event of a listing (spec section 3: inAppEvents item). */
+/** In-app event of a listing (docs/product.md#entities: inAppEvents item). */
 export const ZInAppEvent = z.object({
   timeIndicator: z.string(),
   eventImage: z.string().nullable(),
@@ -82,11 +82,11 @@ export const ZInAppEvent = z.object({
 export type TInAppEvent = z.infer<typeof ZInAppEvent>;
 
 /**
- * An in-app event as the product page shows it: the spec's inAppEvents item (spec section 3)
- * plus the event id, subtitle, Apple's badge kind and the event page URL. `timeIndicator` is
- * the store's badge text ('HAPPENING NOW', 'NOW AVAILABLE', 'EVENT ENDED', 'LIVE', or
- * 'UPCOMING' for an event that has not started), `eventBadge` the event kind ('CHALLENGE',
- * 'MAJOR UPDATE', ...). Dates are ISO 8601 UTC.
+ * An in-app event as the product page shows it: the documented inAppEvents item
+ * (docs/product.md#entities) plus the event id, subtitle, Apple's badge kind and the event page
+ * URL. `timeIndicator` is the store's badge text ('HAPPENING NOW', 'NOW AVAILABLE', 'EVENT ENDED',
+ * 'LIVE', or 'UPCOMING' for an event that has not started), `eventBadge` the event kind
+ * ('CHALLENGE', 'MAJOR UPDATE', ...). Dates are ISO 8601 UTC.
  */
 export const ZListingInAppEvent = ZInAppEvent.extend({
   id: z.string(),
@@ -213,6 +213,11 @@ export type TStoreSource = z.infer<typeof ZStoreSource>;
 export const ZStoreSourceReport = z.object({
   status: z.enum(['ok', 'not_found', 'failed', 'skipped']),
   detail: z.string().nullable(),
+  /**
+   * Offline replay only: the capture date of the recorded answer ('2026-06', '2025-07-06'; ''
+   * when the recording is undated). Absent for an answer read live from the store.
+   */
+  recordedOn: z.string().max(10).optional(),
 });
 export type TStoreSourceReport = z.infer<typeof ZStoreSourceReport>;
 
@@ -254,6 +259,8 @@ export const ZStoreData = z.object({
     reviews: ZStoreSourceReport,
   }),
   fields: z.partialRecord(ZListingField, ZFieldProvenance),
+  /** When the store was read (ISO 8601, the listing's `fetchedAt`); filled in API answers. */
+  readAt: z.string().optional(),
 });
 export type TStoreData = z.infer<typeof ZStoreData>;
 
@@ -266,6 +273,13 @@ export const ZAppListing = z.object({
   subtitle: z.string().nullable(),
   developer: z.string(),
   category: z.string(),
+  /**
+   * The App Store genre id of the category ('6007', see `APP_STORE_GENRES`), from the lookup
+   * API's `primaryGenreId` or the page's genre record: the category's name is the storefront's
+   * own ('생산성'), the id names it in any language. Absent on listings read before it was kept
+   * or when no source gave it.
+   */
+  genreId: z.string().regex(/^\d+$/).optional(),
   /** '#<n> in <genre>' from the store chart; 'Not ranked' when the product page shows no chart position; 'N/A' when no source could tell. */
   categoryRank: z.string(),
   chartPosition: ZChartPosition.nullable(),

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ZText } from './common';
 
 /**
- * Client-facing progress step ids, in order (spec section 3, Progress step). The scrape job
- * reports the first seven per app, the analysis job the rest.
+ * Client-facing progress step ids, in order (docs/product.md#entities, Progress step). The scrape
+ * job reports the first seven per app, the analysis job the rest.
  */
 export const STEP_IDS = [
   'url_validation',
@@ -22,12 +22,12 @@ export const STEP_IDS = [
 export const ZStepId = z.enum(STEP_IDS);
 export type TStepId = z.infer<typeof ZStepId>;
 
-/** Steps reported by each app's scrape job (DESIGN section 2, point 4). */
+/** Steps reported by each app's scrape job (docs/product.md#scrape-steps). */
 export const SCRAPE_STEP_IDS = STEP_IDS.slice(0, 7) as readonly TStepId[];
-/** Steps reported by the audit's analysis job (DESIGN section 2, point 5). */
+/** Steps reported by the audit's analysis job (docs/product.md#analysis-steps). */
 export const ANALYSIS_STEP_IDS = STEP_IDS.slice(7) as readonly TStepId[];
 
-/** Human labels of the steps (spec section 3 gives most of them). */
+/** Human labels of the steps (docs/product.md#entities gives most of them). */
 export const STEP_LABELS: Record<TStepId, string> = {
   url_validation: 'Validating URL and extracting app ID',
   cache_check: 'Checking cache',
@@ -47,8 +47,8 @@ export const ZStepStatus = z.enum(['pending', 'in_progress', 'done', 'error']);
 export type TStepStatus = z.infer<typeof ZStepStatus>;
 
 /**
- * One progress step as the client sees it (spec section 3). `progress_pct` is percent 0-100
- * of that step; `started_at` / `ended_at` are ISO 8601 or null.
+ * One progress step as the client sees it (docs/product.md#entities). `progress_pct` is percent
+ * 0-100 of that step; `started_at` / `ended_at` are ISO 8601 or null.
  */
 export const ZProgressStep = z.object({
   step_id: ZStepId,
@@ -65,7 +65,7 @@ export const ZAppRole = z.enum(['main', 'competitor']);
 export type TAppRole = z.infer<typeof ZAppRole>;
 
 /**
- * What workers append to an audit's progress stream (DESIGN section 2, point 3). `emittedAt`
+ * What workers append to an audit's progress stream (docs/product.md#progress-events). `emittedAt`
  * is epoch ms at append time (used to measure relay latency).
  * - `app_step`: one app's scrape step; the gateway aggregates these over the audit's apps.
  * - `step`: an analysis step, already client-shaped.
@@ -83,7 +83,7 @@ export const ZBusEvent = z.discriminatedUnion('type', [
     emittedAt: z.number(),
     /**
      * On a `cache_check` event with status `done` (the scraper always sets it there): true when
-     * a fresh snapshot was reused (DESIGN section 2, point 4), false when the store will be
+     * a fresh snapshot was reused (docs/product.md#scrape-steps), false when the store will be
      * read. The gateway counts the hits in the aggregated `cache_check` message from this flag
      * alone ('1 of 3 apps from cache'); a message's text never counts.
      */
@@ -100,7 +100,7 @@ export const ZBusEvent = z.discriminatedUnion('type', [
 ]);
 export type TBusEvent = z.infer<typeof ZBusEvent>;
 
-/** Payload of the SSE `step` event (spec section 7: progress stream). */
+/** Payload of the SSE `step` event (docs/product.md#api-calls: progress stream). */
 export const ZStepEventData = ZProgressStep.extend({ emittedAt: z.number().optional() });
 /** Payload of the SSE `error` event. */
 export const ZErrorEventData = z.object({ message: z.string(), code: z.string().optional() });
@@ -110,5 +110,5 @@ export type TStepEventData = z.infer<typeof ZStepEventData>;
 export type TErrorEventData = z.infer<typeof ZErrorEventData>;
 export type TCompleteEventData = z.infer<typeof ZCompleteEventData>;
 
-/** Body of `POST /api/progress/complete` (kept for spec compatibility; answers 204). */
+/** Body of `POST /api/progress/complete` (kept for older clients; answers 204). */
 export const ZProgressCompleteBody = z.object({ sessionId: ZText.min(1) });

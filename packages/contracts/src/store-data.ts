@@ -1,6 +1,7 @@
 import type { TSectionKey } from './audit';
 import {
   LISTING_FIELDS,
+  STORE_SOURCES,
   type TAppListing,
   type TFieldState,
   type TListingField,
@@ -202,4 +203,89 @@ export function storeDataLine(storeData: TStoreData): string {
     line += ' Every field could be read.';
   }
   return line;
+}
+
+const SOURCE_NAMES: Record<TStoreSource, string> = {
+  lookup: 'lookup',
+  page: 'product page',
+  reviews: 'reviews feed',
+};
+
+/** The source of a field provenance ('page:2025' -> 'page'). */
+function sourceOf(source: string | null): TStoreSource | null {
+  if (source === null) return null;
+  if (source.startsWith('page')) return 'page';
+  return source === 'lookup' || source === 'reviews' ? source : null;
+}
+
+/** The recording dates of the sources a replayed listing was read from (none for a live read). */
+function recordedSources(storeData: TStoreData): TStoreSource[] {
+  return STORE_SOURCES.filter(
+    (s) => storeData.sources[s].status === 'ok' && storeData.sources[s].recordedOn !== undefined,
+  );
+}
+
+const recordingDate = (storeData: TStoreData, source: TStoreSource): string =>
+  storeData.sources[source].recordedOn || 'undated';
+
+/**
+ * When the store data of one app was read, in short, as the competitor table and the PDF's page
+ * header state it: 'read 2026-11-28 09:14 UTC' for a live read (UTC, to the minute); in offline
+ * replay 'recorded 2026-06 (offline replay)', or 'recorded 2025-07 and 2026-06 (offline replay)'
+ * when its sources were recorded on different dates (dates ascending, 'undated' last). Null when
+ * the record has neither a read time nor a recording date.
+ */
+export function storeDataWhen(storeData: TStoreData): string | null {
+  const recorded = recordedSources(storeData);
+  if (recorded.length > 0) {
+    const dates = [...new Set(recorded.map((s) => recordingDate(storeData, s)))].sort((a, b) =>
+      a === 'undated' ? 1 : b === 'undated' ? -1 : a.localeCompare(b),
+    );
+    const list =
+      dates.length === 1 ? dates[0]! : `${dates.slice(0, -1).join(', ')} and ${dates.at(-1)!}`;
+    return `recorded ${list} (offline replay)`;
+  }
+  if (!storeData.readAt) return null;
+  const at = new Date(storeData.readAt);
+  if (Number.isNaN(at.getTime())) return null;
+  return `read ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * When the store data of one app was read, as every audit, its PDF and the CLI state it:
+ * 'Store data read 2026-11-28 09:14 UTC' for a live read; in offline replay 'Store data
+ * recorded 2026-06 (offline replay)', or, when the sources were recorded on different dates,
+ * each date with the fields read from it ('Store data recorded on different dates (offline
+ * replay): product page 2025-07 (name, version, ...); lookup 2026-06 (...)'), so no field is
+ * read against another's date. Null when the record has no read time and no recording date.
+ */
+export function storeDataDateLine(storeData: TStoreData): string | null {
+  const recorded = recordedSources(storeData);
+  const dates = new Set(recorded.map((s) => recordingDate(storeData, s)));
+  if (dates.size > 1) {
+    const parts = recorded.map((source) => {
+      const fields = LISTING_FIELDS.filter(
+        (f) => sourceOf(storeData.fields[f]?.source ?? null) === source,
+      ).map((f) => LISTING_FIELD_LABELS[f]);
+      return `${SOURCE_NAMES[source]} ${recordingDate(storeData, source)}${fields.length > 0 ? ` (${fields.join(', ')})` : ''}`;
+    });
+    return `Store data recorded on different dates (offline replay): ${parts.join('; ')}`;
+  }
+  const when = storeDataWhen(storeData);
+  return when === null ? null : `Store data ${when}`;
+}
+
+/**
+ * The time listing field `field` describes (ms since the epoch): the recording date of the
+ * source it was read from in offline replay, else when the listing was read. Time rules
+ * ("released 513 days before") count to it, never to now.
+ */
+export function fieldAsOf(
+  listing: Pick<TAppListing, 'fetchedAt'> & Partial<Pick<TAppListing, 'storeData'>>,
+  field: TListingField,
+): number {
+  const source = sourceOf(listing.storeData?.fields[field]?.source ?? null);
+  const on = source ? listing.storeData?.sources[source].recordedOn : undefined;
+  const recorded = on ? Date.parse(on) : Number.NaN;
+  return Number.isNaN(recorded) ? Date.parse(listing.fetchedAt) : recorded;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZAppId, ZIsoDateTime, ZStorefront, ZText, ZUuid } from './common';
+import { URL_BOUND_CHARS, ZAppId, ZIsoDateTime, ZStorefront, ZText, ZUuid } from './common';
+import { ZKeywordRankMove } from './keywords';
 import { ZChartPosition, ZDeviceClass, ZPageLayout, type TDeviceClass } from './listing';
 
 /**
@@ -16,7 +17,7 @@ export const WATCHLIST_MAX_PER_USER_DEFAULT = 20;
 
 /** Body of `POST /api/watchlist`: the App Store URL of the listing (its storefront, `?l=`) and the role. */
 export const ZWatchBody = z.object({
-  appStoreUrl: ZText.max(2048, 'appStoreUrl is too long'),
+  appStoreUrl: ZText.max(URL_BOUND_CHARS, 'appStoreUrl is too long'),
   role: ZWatchRole,
 });
 export type TWatchBody = z.infer<typeof ZWatchBody>;
@@ -275,11 +276,22 @@ export const ZSnapshotAuditParams = z.object({
 });
 
 /**
- * A notification: a watched listing changed. `fields` are the changed fields of the
- * snapshot that raised it; `readAt` null while unread.
+ * What raised a notification: a watched listing changed (`listing`), or a tracked term's rank
+ * moved (`keyword`: by `KEYWORD_ALERT_DELTA` places or more, or into or out of the top 10).
+ */
+export const ZNotificationKind = z.enum(['listing', 'keyword']);
+export type TNotificationKind = z.infer<typeof ZNotificationKind>;
+
+/**
+ * A notification. `listing`: `fields` are the changed fields of the snapshot that raised it
+ * (`rankMove` null). `keyword`: `rankMove` is the term's move between two reads (`fields`
+ * empty; `watchItemId` the user's watch of the app when there is one; `role` that watch's
+ * role, `mine` when the app is not watched). `detectedAt` is when the snapshot or the read was
+ * made; `readAt` null while unread.
  */
 export const ZNotification = z.object({
   id: ZUuid,
+  kind: ZNotificationKind,
   createdAt: ZIsoDateTime,
   readAt: ZIsoDateTime.nullable(),
   watchItemId: ZUuid.nullable(),
@@ -288,6 +300,7 @@ export const ZNotification = z.object({
   appName: z.string().nullable(),
   role: ZWatchRole,
   fields: z.array(ZChangeField),
+  rankMove: ZKeywordRankMove.nullable(),
   detectedAt: ZIsoDateTime,
 });
 export type TNotification = z.infer<typeof ZNotification>;
@@ -310,7 +323,9 @@ export const ZNotificationsReadBody = z
   .transform((b) => b ?? {});
 
 /** Body of `PUT /api/webhook`: where to POST change events (http or https). */
-export const ZWebhookBody = z.object({ url: ZText.trim().min(1, 'url is required').max(2048) });
+export const ZWebhookBody = z.object({
+  url: ZText.trim().min(1, 'url is required').max(URL_BOUND_CHARS, 'url is too long'),
+});
 
 /** The last delivery of a user's webhook. */
 export const ZWebhookDelivery = z.object({
@@ -339,14 +354,24 @@ export type TWebhook = z.infer<typeof ZWebhook>;
 /** Answer of `GET /api/webhook`: the webhook, or null when none is set. */
 export const ZWebhookAnswer = z.object({ webhook: ZWebhook.nullable() });
 
+/** Types of webhook events (also sent as the `X-Aso-Event` header). */
+export const ZWebhookEventType = z.enum([
+  'listing.changed',
+  'keyword.rank_changed',
+  'webhook.test',
+]);
+export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;
+
 /**
  * The JSON body POSTed to a user's webhook when a watched listing changed (type
- * `listing.changed`), or by "send a test" (type `webhook.test`, no changes). Signed with
- * HMAC-SHA256 (see `X-Aso-Signature`).
+ * `listing.changed`: `changes`), when a tracked term's rank moved (type
+ * `keyword.rank_changed`: `rankMove`, `changes` empty, `detectedAt` the read's time), or by
+ * "send a test" (type `webhook.test`, no changes). Signed with HMAC-SHA256 (see
+ * `X-Aso-Signature`).
  */
 export const ZWebhookEvent = z.object({
   id: ZUuid,
-  type: z.enum(['listing.changed', 'webhook.test']),
+  type: ZWebhookEventType,
   createdAt: ZIsoDateTime,
   app: z
     .object({
@@ -359,5 +384,7 @@ export const ZWebhookEvent = z.object({
     .nullable(),
   detectedAt: ZIsoDateTime.nullable(),
   changes: z.array(ZDetectedChange),
+  /** Present on `keyword.rank_changed` events only. */
+  rankMove: ZKeywordRankMove.optional(),
 });
 export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;

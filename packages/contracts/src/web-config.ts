@@ -6,9 +6,9 @@ import { z } from 'zod';
  */
 export const ZWebConfig = z.object({
   /**
-   * The creator's site offering a real, human ASO audit (spec section 1: the sidebar's
-   * consulting link and the results page's promo block); null when `CONSULTING_URL` is not
-   * set, and then neither is shown.
+   * The creator's site offering a real, human ASO audit (docs/product.md#what-the-product-does: the
+   * sidebar's consulting link and the results page's promo block); null when `CONSULTING_URL` is
+   * not set, and then neither is shown.
    */
   consultingUrl: z.url({ protocol: /^https?$/ }).nullable(),
 });

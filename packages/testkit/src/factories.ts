@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { hashSessionToken, insertSession, type Db } from '@aso/db';
+import { hashSessionToken, insertSession, type TDb } from '@aso/db';
 
 /** A user made by {@link createTestUser}: ids, its bearer token and the header carrying it. */
-export interface TestUser {
+export interface TTestUser {
   email: string;
   userId: string;
   /** The (non-admin) access code the user registered with. */
@@ -21,9 +21,9 @@ export interface TestUser {
  * @throws the database's error when `email` is already taken (unique `users.email`).
  */
 export async function createTestUser(
-  db: Db,
+  db: TDb,
   email = `user-${randomBytes(6).toString('hex')}@example.com`,
-): Promise<TestUser> {
+): Promise<TTestUser> {
   const code = await db
     .insertInto('access_codes')
     .values({ code: `TEST-${randomBytes(4).toString('hex').toUpperCase()}`, max_uses: 10 })

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createDb, migrateToLatest, migrations, type Db } from '@aso/db';
+import { createDb, migrateToLatest, migrations, type TDb } from '@aso/db';
 
 /** Server URL tests use: `DATABASE_URL` (its database part is replaced) or local PostgreSQL. */
 export function baseDatabaseUrl(): string {
@@ -30,7 +30,7 @@ async function withAdmin<T>(
 }
 
 /** A database name and URL reserved for one test file, not created (see {@link scratchDatabase}). */
-export interface ScratchDatabase {
+export interface TScratchDatabase {
   name: string;
   url: string;
   /** Drops the database if it was created (force: open connections are closed). */
@@ -41,7 +41,7 @@ export interface ScratchDatabase {
  * A fresh, random database name `<prefix>_<hex>` on the test server and its URL, for tests
  * that create and migrate a database themselves (e.g. migration tests starting empty).
  */
-export function scratchDatabase(prefix: string): ScratchDatabase {
+export function scratchDatabase(prefix: string): TScratchDatabase {
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   return {
     name,
@@ -94,10 +94,10 @@ export async function ensureTemplate(server = baseDatabaseUrl()): Promise<string
 }
 
 /** A database of its own for one test file, cloned from the migrated template. */
-export interface TestDatabase {
+export interface TTestDatabase {
   name: string;
   url: string;
-  db: Db;
+  db: TDb;
   /** Closes the pool and drops the database. */
   drop(): Promise<void>;
 }
@@ -107,7 +107,7 @@ export interface TestDatabase {
  * `postgres://` URL; default the test server, `DATABASE_URL`), migrating a template there first
  * when it has none.
  */
-export async function createTestDatabase(server = baseDatabaseUrl()): Promise<TestDatabase> {
+export async function createTestDatabase(server = baseDatabaseUrl()): Promise<TTestDatabase> {
   const template = await ensureTemplate(server);
   const name = `aso_t_${randomBytes(6).toString('hex')}`;
   await withAdmin((c) => c.query(`create database ${name} template ${template}`), server);

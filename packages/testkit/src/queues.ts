@@ -7,7 +7,7 @@ import {
 } from '@aso/queue';
 
 /** The queue layer as a test holds it: producers and QueueEvents on the test's prefix. */
-export interface TestQueues {
+export interface TTestQueues {
   /** Producers on a connection of the test's own (jobs, flows, queue reads). */
   producers: Producers;
   /** A QueueEvents on `queue` (opened once per queue, listening when it resolves). */
@@ -20,7 +20,7 @@ export interface TestQueues {
  * Opens the queue layer of `@aso/queue` for a test on `redis` (the fixture's url and prefix),
  * so tests add, read and wait for jobs through the same calls as the product.
  */
-export function openTestQueues(redis: { url: string; prefix: string }): TestQueues {
+export function openTestQueues(redis: { url: string; prefix: string }): TTestQueues {
   const connection = createRedis(redis.url, { role: 'worker', name: 'test:queues' });
   const producers = new Producers(connection, redis.prefix);
   const opened = new Map<TQueueName, Promise<QueueEvents>>();
@@ -29,7 +29,7 @@ export function openTestQueues(redis: { url: string; prefix: string }): TestQueu
     events(queue) {
       let events = opened.get(queue);
       if (!events) {
-        events = openQueueEvents(queue, { redisUrl: redis.url, prefix: redis.prefix });
+        events = openQueueEvents(queue, { target: redis.url, prefix: redis.prefix });
         opened.set(queue, events);
       }
       return events;

@@ -14,7 +14,7 @@ import ipaddr from 'ipaddr.js';
  */
 
 /** Options of the guard. */
-export interface AddressGuardOptions {
+export interface TAddressGuardOptions {
   /**
    * Allow loopback addresses (127/8, ::1). Test-only (`WEBHOOK_ALLOW_LOOPBACK`): lets tests
    * deliver to a receiver on this machine. Every other refused range stays refused.
@@ -45,7 +45,7 @@ export function addressRange(address: string): string {
 }
 
 /** Whether a webhook may connect to `address` (see the module comment). */
-export function isAllowedAddress(address: string, opts: AddressGuardOptions = {}): boolean {
+export function isAllowedAddress(address: string, opts: TAddressGuardOptions = {}): boolean {
   if (isIP(address) === 0) return false;
   const range = addressRange(address);
   return range === 'unicast' || (range === 'loopback' && opts.allowLoopback === true);
@@ -96,7 +96,7 @@ async function resolveAll(host: string): Promise<LookupAddress[]> {
  *
  * @throws WebhookAddressError naming what is wrong ('url: ...').
  */
-export async function checkWebhookUrl(raw: string, opts: AddressGuardOptions = {}): Promise<URL> {
+export async function checkWebhookUrl(raw: string, opts: TAddressGuardOptions = {}): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -123,7 +123,7 @@ export async function checkWebhookUrl(raw: string, opts: AddressGuardOptions = {
  * the connection when any address of the host is refused, so the address connected to is the
  * one checked.
  */
-export function guardedLookup(opts: AddressGuardOptions = {}): LookupFunction {
+export function guardedLookup(opts: TAddressGuardOptions = {}): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses) => {
       if (err) return callback(err, '', 4);

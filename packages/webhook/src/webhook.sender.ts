@@ -1,10 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
-import { checkWebhookUrl, guardedLookup, type AddressGuardOptions } from './address.guard';
+import { checkWebhookUrl, guardedLookup, type TAddressGuardOptions } from './address.guard';
 import { SIGNATURE_HEADER, signWebhook } from './webhook.signature';
 
 /** What {@link postWebhook} sends. */
-export interface WebhookPost extends AddressGuardOptions {
+export interface TWebhookPost extends TAddressGuardOptions {
   url: string;
   /** The JSON body, exactly as sent and signed. */
   body: string;
@@ -41,7 +41,7 @@ const MAX_ANSWER_BYTES = 16 * 1024;
  * @throws WebhookAddressError when the address is refused; WebhookDeliveryError for a non-2xx
  *   answer (with its status), a timeout or a network error.
  */
-export async function postWebhook(post: WebhookPost): Promise<number> {
+export async function postWebhook(post: TWebhookPost): Promise<number> {
   const url = await checkWebhookUrl(post.url, post);
   const send = url.protocol === 'https:' ? https.request : http.request;
   return new Promise<number>((resolve, reject) => {

@@ -5,8 +5,10 @@
  * A recovery time is measured from the fault (the kill, or the server back up) to the end the
  * user waits for (the audit done, the upload answered).
  */
+import { readdir, readFile } from 'node:fs/promises';
 import type { ApiClient, TUploadFile } from '@aso/api-client';
-import type { FaultSystem, TAuditEnd } from './fault.system';
+import type { FaultSystem, TAuditEnd, TAuditWrite } from './fault.system';
+import type { TClusterNode } from './own-redis-cluster.server';
 import { until } from './wait.helpers';
 
 /** Main app of the scenarios' audits (recorded by the replay server). */
@@ -348,6 +350,23 @@ export interface TRenderFaultOutcome {
   documents: number;
   /** From the kill to the PDF in the user's hands (ms). */
   recoveryMs: number;
+  /** Processes launched by the killed worker still running 10 s after the kill (Chromium). */
+  leftBrowsers: number;
+}
+
+/**
+ * Pids of the processes started with `--aso-render-owner={owner}`: the Chromium that the
+ * render worker of pid `owner` launched (Linux `/proc`; elsewhere none are found).
+ */
+export async function browsersOwnedBy(owner: number): Promise<number[]> {
+  const entries = await readdir('/proc').catch(() => [] as string[]);
+  const found: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.split('\0').includes(`--aso-render-owner=${owner}`)) found.push(Number(entry));
+  }
+  return found;
 }
 
 /**
@@ -371,6 +390,7 @@ export async function killRenderMidReport(
     });
   const first = report();
   await system.jobRunning('render', RECOVERY_BOUND_MS);
+  const killedPid = system.pid('render');
   const killedAt = Date.now();
   await system.killAndAwaitRestart('render', /\[render\s*\] .*health endpoint listening/);
   let res = await first;
@@ -385,7 +405,14 @@ export async function killRenderMidReport(
     .where('kind', '=', 'audit')
     .where('subject_id', '=', auditId!)
     .executeTakeFirstOrThrow();
-  return { firstStatus, pdf, documents: Number(stored.n), recoveryMs };
+  // The killed worker's Chromium must not outlive it (it quits when its DevTools pipe closes).
+  const leftAt = killedAt + 10_000;
+  let left = await browsersOwnedBy(killedPid);
+  while (left.length > 0 && Date.now() < leftAt) {
+    await new Promise((r) => setTimeout(r, 200));
+    left = await browsersOwnedBy(killedPid);
+  }
+  return { firstStatus, pdf, documents: Number(stored.n), recoveryMs, leftBrowsers: left.length };
 }
 
 /** What {@link restartRedisMidAudit} answers. */
@@ -564,4 +591,59 @@ export async function killScraperMidWatchRead(system: FaultSystem): Promise<TWat
     ).length,
     recoveryMs,
   };
+}
+
+/** What {@link killClusterMasterMidAudit} answers. */
+export interface TClusterFailoverOutcome extends TAuditFaultOutcome {
+  /** The slot of the deployment's hash tag (every key of the system is in it). */
+  slot: number;
+  /** The master that served the slot and was killed. */
+  killed: TClusterNode;
+  /** The node serving the slot once the cluster was ok again (its replica, promoted). */
+  promoted: TClusterNode;
+  /** From the kill to every node reporting `cluster_state:ok` with every slot served (ms). */
+  failoverMs: number;
+  /** Every change PostgreSQL made to each audit's row during the case, by audit id. */
+  writes: Record<string, TAuditWrite[]>;
+}
+
+/**
+ * On a Redis Cluster ({@link FaultSystem} started with `cluster`): three audits with a
+ * competitor each, and while their scrapes run, kill -9 of the master that serves the slot of
+ * the `analysis` queue (every key of the deployment shares its hash tag, so it holds them all).
+ * The cluster promotes that master's replica; ioredis refreshes the slot map; the audits go on.
+ * Recovery: from the kill to the last audit's end. Every change to the audits' rows is
+ * recorded, so the caller can check the result was written once.
+ * @throws Error when the system does not run on a cluster, or a bound is passed.
+ */
+export async function killClusterMasterMidAudit(
+  system: FaultSystem,
+  token: string,
+): Promise<TClusterFailoverOutcome> {
+  const cluster = system.cluster;
+  if (!cluster) throw new Error('the system does not run on a Redis Cluster');
+  await system.recordAuditWrites();
+  const ids = await Promise.all(
+    [0, 1, 2].map(
+      async () =>
+        (
+          await system.api.analyze(token, {
+            appStoreUrl: FAULT_APP_URL,
+            competitorUrl1: FAULT_COMPETITOR_URL,
+          })
+        ).id,
+    ),
+  );
+  await system.jobRunning('scrape');
+  const slot = await cluster.slotOf(`${system.prefix}:analysis:wait`);
+  const killed = await cluster.masterOf(slot);
+  const killedAt = Date.now();
+  await cluster.kill(killed);
+  await cluster.awaitOk(60_000);
+  const failoverMs = Date.now() - killedAt;
+  const promoted = await cluster.masterOf(slot);
+  const outcome = await endsSince(system, token, ids, killedAt);
+  const writes: Record<string, TAuditWrite[]> = {};
+  for (const id of ids) writes[id] = await system.auditWrites(id);
+  return { ...outcome, slot, killed, promoted, failoverMs, writes };
 }

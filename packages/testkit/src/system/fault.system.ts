@@ -10,21 +10,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { ApiClient, readSse, type TSseMessage } from '@aso/api-client';
-import { createTestDatabase, type TestDatabase } from '../pg';
+import type { TRedisClusterNodes } from '@aso/contracts';
+import { createRedis, type TRedisClient } from '@aso/queue';
+import { createTestDatabase, type TTestDatabase } from '../pg';
 import { OwnPostgres, OwnPostgresUnavailableError } from './own-postgres.server';
+import { clusterNodeList, type OwnRedisCluster } from './own-redis-cluster.server';
 import { OwnRedis } from './own-redis.server';
 import { freePort, REPO_ROOT, until } from './wait.helpers';
 
 /** The supervised services whose restarts a fault case counts. */
 const SERVICES = ['api', 'scraper', 'analyzer', 'csv-merge', 'render'] as const;
 /** The supervised workers (each serves a health endpoint once it takes jobs). */
-const WORKERS = ['scraper', 'analyzer', 'csv-merge', 'render'] as const;
+const WORKERS = ['scraper', 'analyzer', 'csv-merge', 'render', 'asc-import'] as const;
 
 /** Options of {@link FaultSystem.start}. */
-export interface FaultSystemOptions {
+export interface TFaultSystemOptions {
   /** Delay the replay server adds to every store answer (ms): scrapes last long enough to be killed. */
   storeDelayMs: number;
   /**
@@ -39,6 +41,24 @@ export interface FaultSystemOptions {
    * serves no web app and every PDF render fails.
    */
   web?: boolean;
+  /**
+   * Run on this Redis Cluster (`REDIS_CLUSTER_NODES`; the key prefix is then a hash tag,
+   * `{cluster-<uuid>}`) instead of a Redis server of its own. The caller owns the cluster.
+   */
+  cluster?: OwnRedisCluster;
+  /**
+   * The seeds the processes get as `REDIS_CLUSTER_NODES` (default: the cluster's own seeds);
+   * any subset does, ioredis learns the other nodes from the first that answers.
+   */
+  clusterSeeds?: TRedisClusterNodes;
+}
+
+/** One change PostgreSQL made to an `audits` row, as {@link FaultSystem.recordAuditWrites} records it. */
+export interface TAuditWrite {
+  oldStatus: string;
+  newStatus: string;
+  /** The UPDATE set a result that differs from the one the row held (null included). */
+  resultWritten: boolean;
 }
 
 /** An audit's end as a fault case reads it: its status and its stream's terminal events. */
@@ -59,8 +79,10 @@ export class FaultSystem {
   private output = '';
 
   private constructor(
-    readonly redis: OwnRedis,
-    readonly database: TestDatabase,
+    private readonly ownRedis: OwnRedis | null,
+    /** The Redis Cluster it runs on, or null on a Redis server of its own. */
+    readonly cluster: OwnRedisCluster | null,
+    readonly database: TTestDatabase,
     /** The PostgreSQL server of its own, or null when it runs on the test server. */
     readonly postgres: OwnPostgres | null,
     /** Why it does not run on a PostgreSQL server of its own though asked to (else null). */
@@ -81,12 +103,19 @@ export class FaultSystem {
     }
   }
 
+  /** The Redis server of its own (a fault can kill and start it). Throws on a cluster. */
+  get redis(): OwnRedis {
+    if (!this.ownRedis)
+      throw new Error('the system runs on a Redis Cluster, not a server of its own');
+    return this.ownRedis;
+  }
+
   /**
    * Starts everything and resolves once the api answers `/readyz` and every worker serves its
    * health endpoint (up to 3 min: `pnpm start` builds what changed first).
    * @throws Error with the system's last output when it does not come up.
    */
-  static async start(opts: FaultSystemOptions): Promise<FaultSystem> {
+  static async start(opts: TFaultSystemOptions): Promise<FaultSystem> {
     let postgres: OwnPostgres | null = null;
     let noOwnPostgres: string | null = null;
     if (opts.ownPostgres) {
@@ -97,29 +126,42 @@ export class FaultSystem {
         noOwnPostgres = err.message;
       }
     }
-    const redis = await OwnRedis.start();
+    const cluster = opts.cluster ?? null;
+    const redis = cluster ? null : await OwnRedis.start();
     const database = await createTestDatabase(postgres?.url);
-    const prefix = `faults-${randomUUID()}`;
+    // On a cluster the prefix is a hash tag, as the services would make it themselves.
+    const prefix = cluster ? `{cluster-${randomUUID()}}` : `faults-${randomUUID()}`;
+    const redisEnv: Record<string, string> = cluster
+      ? { REDIS_CLUSTER_NODES: clusterNodeList(opts.clusterSeeds ?? cluster.nodes) }
+      : { REDIS_URL: redis!.url };
     const adminCode = `FAULTS-${randomBytes(8).toString('hex').toUpperCase()}`;
     const port = await freePort();
     const replayPort = await freePort();
     const inherited = Object.fromEntries(
       Object.entries(process.env).filter(
         (e): e is [string, string] =>
-          e[1] !== undefined && !/^(OPENAI_|AI_PROVIDER$|NODE_OPTIONS$|VITEST)/.test(e[0]),
+          e[1] !== undefined &&
+          !/^(OPENAI_|AI_PROVIDER$|NODE_OPTIONS$|VITEST|REDIS_CLUSTER_NODES$)/.test(e[0]),
       ),
     );
     const proc = spawn(
       process.execPath,
       // Without --no-build: `pnpm start` runs the services from dist/, and turbo rebuilds only
-      // what changed, so the suite never runs a stale build.
-      ['--import', 'tsx', join(REPO_ROOT, 'scripts/start.ts'), '--offline'],
+      // what changed, so the suite never runs a stale build. The start script itself reads the
+      // packages from their sources (`@aso/source`), as `pnpm start` runs it.
+      [
+        '--conditions=@aso/source',
+        '--import',
+        'tsx',
+        join(REPO_ROOT, 'scripts/start.ts'),
+        '--offline',
+      ],
       {
         cwd: REPO_ROOT,
         env: {
           ...inherited,
           DATABASE_URL: database.url,
-          REDIS_URL: redis.url,
+          ...redisEnv,
           QUEUE_PREFIX: prefix,
           PORT: String(port),
           HOST: '127.0.0.1',
@@ -141,6 +183,7 @@ export class FaultSystem {
     );
     const system = new FaultSystem(
       redis,
+      cluster,
       database,
       postgres,
       noOwnPostgres,
@@ -258,11 +301,69 @@ export class FaultSystem {
     }
   }
 
-  /** A command connection to the system's Redis (the caller closes it). */
-  redisClient(): Redis {
-    const c = new Redis(this.redis.url, { maxRetriesPerRequest: null });
+  /** A command connection to the system's Redis or cluster (the caller closes it). */
+  redisClient(): TRedisClient {
+    if (this.cluster) return this.cluster.client();
+    const c = createRedis(this.redis.url, { role: 'worker', name: 'faults:probe' });
     c.on('error', () => undefined);
     return c;
+  }
+
+  /**
+   * From now on, records every change PostgreSQL makes to an `audits` row (an AFTER UPDATE
+   * trigger writing `fault_audit_writes` of the system's own database: old and new status,
+   * whether the result was written), so a case can check in the database, not only in the
+   * progress stream, that each audit was finished and its result written exactly once. A
+   * conditional UPDATE that matched no row records nothing.
+   */
+  async recordAuditWrites(): Promise<void> {
+    const admin = new pg.Client({ connectionString: this.database.url });
+    await admin.connect();
+    try {
+      await admin.query(`
+        create table if not exists fault_audit_writes (
+          seq bigserial primary key,
+          audit_id text not null,
+          old_status text not null,
+          new_status text not null,
+          result_written boolean not null
+        );
+        create or replace function fault_audit_write() returns trigger language plpgsql as $$
+        begin
+          insert into fault_audit_writes (audit_id, old_status, new_status, result_written)
+          values (new.id::text, old.status, new.status,
+                  new.result is not null and new.result is distinct from old.result);
+          return new;
+        end $$;
+        drop trigger if exists fault_audit_write on audits;
+        create trigger fault_audit_write after update on audits
+          for each row execute function fault_audit_write();`);
+    } finally {
+      await admin.end();
+    }
+  }
+
+  /** The changes to audit `auditId` recorded since {@link recordAuditWrites}, in order. */
+  async auditWrites(auditId: string): Promise<TAuditWrite[]> {
+    const admin = new pg.Client({ connectionString: this.database.url });
+    await admin.connect();
+    try {
+      const res = await admin.query<{
+        old_status: string;
+        new_status: string;
+        result_written: boolean;
+      }>(
+        'select old_status, new_status, result_written from fault_audit_writes where audit_id = $1 order by seq',
+        [auditId],
+      );
+      return res.rows.map((r) => ({
+        oldStatus: r.old_status,
+        newStatus: r.new_status,
+        resultWritten: r.result_written,
+      }));
+    } finally {
+      await admin.end();
+    }
   }
 
   /** Ends every PostgreSQL session of the system's database (as an administrator would). */
@@ -401,7 +502,8 @@ export class FaultSystem {
       await gone;
       clearTimeout(force);
     }
-    await this.redis.stop();
+    await this.ownRedis?.stop();
+    await this.cluster?.deletePrefix(this.prefix).catch(() => undefined);
     await this.database.drop().catch(() => undefined);
     await this.postgres?.destroy();
   }

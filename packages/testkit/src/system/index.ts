@@ -5,6 +5,7 @@
  */
 export * from './wait.helpers';
 export * from './own-redis.server';
+export * from './own-redis-cluster.server';
 export * from './own-postgres.server';
 export * from './fault.system';
 export * from './fault.scenarios';

@@ -8,7 +8,7 @@ import {
   type PostgresPoolClient,
 } from 'kysely';
 import pg from 'pg';
-import type { Database } from './schema';
+import type { TDatabase } from './schema';
 import { staticMigrationProvider } from './migrations/index';
 
 // Return timestamps as Date (default) but DATE columns as 'YYYY-MM-DD' strings, not local Dates.
@@ -17,15 +17,15 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v);
 pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => v);
 
 /** A kysely instance over the product's schema. */
-export type Db = Kysely<Database>;
+export type TDb = Kysely<TDatabase>;
 
 /** Logger shape of {@link createDb} (pino and console satisfy it). */
-export interface DbLogger {
+export interface TDbLogger {
   warn(obj: object, msg?: string): void;
 }
 
 /** Options of {@link createDb}. */
-export interface CreateDbOptions {
+export interface TCreateDbOptions {
   /** Pool size (connections). Default 10. */
   max?: number;
   /** Statement timeout per query in ms. Default 30 000. */
@@ -39,7 +39,7 @@ export interface CreateDbOptions {
    * Told about connections the pool lost while idle (the server restarted, an administrator
    * ran `pg_terminate_backend`, a network drop). Default: a line on stderr.
    */
-  log?: DbLogger;
+  log?: TDbLogger;
 }
 
 /**
@@ -51,7 +51,7 @@ export interface CreateDbOptions {
  * that were running on it reject (see {@link isDatabaseUnavailableError}); later queries
  * open new connections, so the process resumes by itself once the server answers again.
  */
-export function createDb(url: string, opts: CreateDbOptions = {}): Db {
+export function createDb(url: string, opts: TCreateDbOptions = {}): TDb {
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
@@ -65,7 +65,7 @@ export function createDb(url: string, opts: CreateDbOptions = {}): Db {
       'a PostgreSQL connection broke; it was dropped from the pool',
     ),
   );
-  return new Kysely<Database>({
+  return new Kysely<TDatabase>({
     dialect: new PostgresDialect({ pool: retryingPool(pool, log) }),
   });
 }
@@ -79,7 +79,7 @@ export function createDb(url: string, opts: CreateDbOptions = {}): Db {
  * not fail for a connection that was already gone. Later statements (inside a transaction)
  * are never repeated.
  */
-function retryingPool(pool: pg.Pool, log: DbLogger): PostgresPool {
+function retryingPool(pool: pg.Pool, log: TDbLogger): PostgresPool {
   // pg's pool listens for a broken connection only while it is idle; one that breaks while
   // checked out (between the statements of a transaction) would emit an unhandled 'error' and
   // end the process. Every connection gets a listener of its own, once.
@@ -154,7 +154,7 @@ export const DATABASE_RETRY_DELAY_MS = 2_000;
  * met an unreachable database ({@link isDatabaseUnavailableError}) runs again after
  * {@link DATABASE_RETRY_DELAY_MS} without using up an attempt, and `log` says so.
  */
-export function deferWhileDatabaseDown(log: DbLogger) {
+export function deferWhileDatabaseDown(log: TDbLogger) {
   return {
     test: isDatabaseUnavailableError,
     delayMs: DATABASE_RETRY_DELAY_MS,
@@ -217,7 +217,13 @@ export function isDatabaseUnavailableError(err: unknown, depth = 0): boolean {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
-  const migrator = new Migrator({ db, provider: staticMigrationProvider });
+  // Migration numbers are handed out ahead of time, so one may land after a higher one already
+  // ran somewhere (0011 after 0014): it is applied then instead of refused as out of order.
+  const migrator = new Migrator({
+    db,
+    provider: staticMigrationProvider,
+    allowUnorderedMigrations: true,
+  });
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
@@ -258,6 +264,6 @@ export async function ensureDatabase(url: string): Promise<boolean> {
 }
 
 /** Resolves when a trivial query succeeds; rejects with the driver's error otherwise. */
-export async function pingDb(db: Db): Promise<void> {
+export async function pingDb(db: TDb): Promise<void> {
   await sql`select 1`.execute(db);
 }

@@ -18,7 +18,7 @@ const EXPECTED =
   '7/22/25,-12.5,"say ""hi""",\n' +
   '7/23/25,0,,\n';
 
-describe('the processed CSV (spec section 5)', () => {
+describe('the processed CSV (docs/product.md#validation-rules)', () => {
   it('escapes formulas, writes numbers plainly and quotes only where needed', () => {
     expect(writeDatasetCsv(HEADERS, ROWS)).toBe(EXPECTED);
   });

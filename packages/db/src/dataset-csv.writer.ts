@@ -5,7 +5,7 @@ import { csvCellText, escapeFormulaText } from '@aso/contracts';
 import type { TDatasetCell } from './schema';
 
 /**
- * The processed CSV of a merged dataset (spec section 5), shared by the csv-merge
+ * The processed CSV of a merged dataset (docs/product.md#validation-rules), shared by the csv-merge
  * worker (its tests) and the api's `GET /api/download-merged/{id}` so both write the same
  * bytes: a header row, then one line per row in dataset order; numbers plain (1234, -5, 12.5),
  * missing values empty, text cells and header names escaped against formula injection

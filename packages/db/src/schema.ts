@@ -11,8 +11,10 @@ import type {
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 
-/** `access_codes`: codes that let people register and sign in (DESIGN section 5). */
-export interface AccessCodeTable {
+/**
+ * `access_codes`: codes that let people register and sign in (docs/product.md#access-and-sessions).
+ */
+export interface TAccessCodeTable {
   id: Generated<string>;
   /** The canonical code of an invite code; null for an admin code (stored only as its hash). */
   code: string | null;
@@ -27,18 +29,22 @@ export interface AccessCodeTable {
 }
 
 /** `users`: one row per email; `access_code_id` is the code the user registered with. */
-export interface UserTable {
+export interface TUserTable {
   id: Generated<string>;
   email: string;
   access_code_id: string | null;
   /** Hex SHA-256 of the user's personal sign-in code; null until one was issued. */
   sign_in_code_hash: string | null;
   last_sign_in_at: Timestamp | null;
+  /** Sign-in lock-outs of this email (attempts refused past a limit; migration 0015). */
+  lockouts: Generated<number>;
+  /** When the latest of them began (null: never). */
+  last_lockout_at: Timestamp | null;
   created_at: CreatedAt;
 }
 
 /** `sessions`: only the SHA-256 hash of the bearer token is stored. */
-export interface SessionTable {
+export interface TSessionTable {
   id: Generated<string>;
   token_hash: string;
   user_id: string;
@@ -49,7 +55,7 @@ export interface SessionTable {
 }
 
 /** `audits`: one ASO audit run: inputs, status, result JSON and error. */
-export interface AuditTable {
+export interface TAuditTable {
   id: Generated<string>;
   user_id: string | null;
   access_code_id: string | null;
@@ -74,7 +80,7 @@ export interface AuditTable {
 }
 
 /** `app_snapshots`: every scrape of one app in one storefront (cache and history). */
-export interface AppSnapshotTable {
+export interface TAppSnapshotTable {
   id: Generated<string>;
   app_id: string;
   storefront: string;
@@ -94,7 +100,7 @@ export interface AppSnapshotTable {
  * recognised it); `found_fields` / `missing_fields` the fields that layout carries which the
  * page gave / lacked; `error` why the page or the whole read failed.
  */
-export interface StoreReadTable {
+export interface TStoreReadTable {
   id: Generated<string>;
   app_id: string;
   storefront: string;
@@ -108,7 +114,7 @@ export interface StoreReadTable {
 }
 
 /** `saved_audits`: audits a user kept in the sidebar. */
-export interface SavedAuditTable {
+export interface TSavedAuditTable {
   id: Generated<string>;
   user_id: string;
   audit_id: string;
@@ -118,7 +124,7 @@ export interface SavedAuditTable {
 }
 
 /** `feedback`: free text about an audit. */
-export interface FeedbackTable {
+export interface TFeedbackTable {
   id: Generated<string>;
   audit_id: string;
   user_id: string | null;
@@ -127,7 +133,7 @@ export interface FeedbackTable {
 }
 
 /** `uploads`: raw CSV exports as uploaded (bytes), removed with their dataset. */
-export interface UploadTable {
+export interface TUploadTable {
   id: Generated<string>;
   user_id: string;
   field: 'conversionCSV' | 'redownloadsCSV';
@@ -148,7 +154,7 @@ export interface UploadTable {
  * `datasets`: one merged analytics dataset; the id is the client's downloadId. Its rows are in
  * `dataset_chunks` (migration 0002); the processed CSV is rendered from them on download.
  */
-export interface DatasetTable {
+export interface TDatasetTable {
   id: Generated<string>;
   user_id: string;
   app_name: string | null;
@@ -176,7 +182,7 @@ export type TDatasetCell = number | string | null;
  * dataset's `headers`; `first_day`/`last_day` bound the parsed days of the slice's rows (null when
  * none parses); deleted with their dataset.
  */
-export interface DatasetChunkTable {
+export interface TDatasetChunkTable {
   dataset_id: string;
   /** 0, 1, 2, ...: the slice's place in the dataset's row order. */
   seq: number;
@@ -188,7 +194,7 @@ export interface DatasetChunkTable {
 }
 
 /** `dashboards`: saved dashboards pointing at a dataset. */
-export interface DashboardTable {
+export interface TDashboardTable {
   id: Generated<string>;
   user_id: string;
   name: string;
@@ -203,7 +209,7 @@ export interface DashboardTable {
  * `documents`: the rendered PDF of an audit or a dashboard, one per owner and subject;
  * `version` fingerprints what it was rendered from (a changed subject renders again).
  */
-export interface DocumentTable {
+export interface TDocumentTable {
   id: Generated<string>;
   user_id: string;
   kind: 'audit' | 'dashboard';
@@ -216,11 +222,28 @@ export interface DocumentTable {
 }
 
 /**
+ * `share_links`: a read-only link to one audit (`/s/{token}`); only the token's SHA-256 is
+ * stored, with its first characters for the owner's list.
+ */
+export interface TShareLinkTable {
+  id: Generated<string>;
+  user_id: string;
+  audit_id: string;
+  /** Hex SHA-256 of the token. */
+  token_hash: string;
+  /** The token's first characters (shown in the owner's list, never enough to open it). */
+  token_prefix: string;
+  created_at: CreatedAt;
+  /** Null: never expires. */
+  expires_at: Timestamp | null;
+}
+
+/**
  * `watch_targets`: one watched (app, storefront, page language), however many users watch it:
  * when it is next read (`next_check_at`), how the last read went, and the name and icon of
  * its latest snapshot.
  */
-export interface WatchTargetTable {
+export interface TWatchTargetTable {
   id: Generated<string>;
   app_id: string;
   storefront: string;
@@ -236,7 +259,7 @@ export interface WatchTargetTable {
 }
 
 /** `watch_items`: a user's watch of a target, as their own app or a competitor's. */
-export interface WatchItemTable {
+export interface TWatchItemTable {
   id: Generated<string>;
   user_id: string;
   target_id: string;
@@ -250,7 +273,7 @@ export interface WatchItemTable {
  * before it (`previous_snapshot_id`) of the same app, storefront and page language; `before`,
  * `after` and `detail` as contracts `ZDetectedChange` holds them.
  */
-export interface ListingChangeTable {
+export interface TListingChangeTable {
   id: Generated<string>;
   app_id: string;
   storefront: string;
@@ -265,24 +288,35 @@ export interface ListingChangeTable {
   detail: JSONColumnType<Record<string, unknown> | null, string | null, string | null>;
 }
 
-/** `notifications`: a watched listing of the user changed (one per user and snapshot). */
-export interface NotificationTable {
+/**
+ * `notifications`: a watched listing of the user changed (one per user and snapshot), or a
+ * tracked term's rank moved (one per user, read and app).
+ */
+export interface TNotificationTable {
   id: Generated<string>;
   user_id: string;
   watch_item_id: string | null;
-  snapshot_id: string;
+  /** What raised it: a listing change (`snapshot_id`) or a rank move (`rank_move`). */
+  kind: Generated<'listing' | 'keyword'>;
+  /** Set for `listing` notifications. */
+  snapshot_id: string | null;
   app_id: string;
   storefront: string;
   app_name: string | null;
   role: 'mine' | 'competitor';
   fields: string[];
+  /** `keyword`: the read that showed the move and the track it concerns (null once gone). */
+  keyword_read_id: string | null;
+  keyword_track_id: string | null;
+  /** `keyword`: {trackId, term, storefront, from, to, source} (contracts `TKeywordRankMove`). */
+  rank_move: JSONColumnType<Record<string, unknown> | null, string | null, string | null>;
   detected_at: Timestamp;
   created_at: CreatedAt;
   read_at: Timestamp | null;
 }
 
 /** `webhooks`: a user's webhook URL and the secret its POSTs are signed with. */
-export interface WebhookTable {
+export interface TWebhookTable {
   user_id: string;
   url: string;
   secret: string;
@@ -291,7 +325,7 @@ export interface WebhookTable {
 }
 
 /** `webhook_deliveries`: one event POSTed (or to be POSTed) to a user's webhook. */
-export interface WebhookDeliveryTable {
+export interface TWebhookDeliveryTable {
   id: Generated<string>;
   user_id: string;
   event: JSONColumnType<Record<string, unknown>>;
@@ -302,47 +336,175 @@ export interface WebhookDeliveryTable {
   delivered_at: Timestamp | null;
 }
 
-/** The whole database as kysely sees it. */
-export interface Database {
-  access_codes: AccessCodeTable;
-  users: UserTable;
-  sessions: SessionTable;
-  audits: AuditTable;
-  app_snapshots: AppSnapshotTable;
-  store_reads: StoreReadTable;
-  saved_audits: SavedAuditTable;
-  feedback: FeedbackTable;
-  uploads: UploadTable;
-  datasets: DatasetTable;
-  dataset_chunks: DatasetChunkTable;
-  dashboards: DashboardTable;
-  documents: DocumentTable;
-  watch_targets: WatchTargetTable;
-  watch_items: WatchItemTable;
-  listing_changes: ListingChangeTable;
-  notifications: NotificationTable;
-  webhooks: WebhookTable;
-  webhook_deliveries: WebhookDeliveryTable;
+/** `asc_connections`: a user's App Store Connect API key, its private key sealed (never clear). */
+export interface TAscConnectionTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  issuer_id: string;
+  key_id: string;
+  /** AES-256-GCM under SECRETS_KEY (`sealSecret` of @aso/asc, the connection id as AAD). */
+  private_key_sealed: string;
+  apps: JSONColumnType<Array<{ appId: string; name: string; bundleId: string }>>;
+  created_at: CreatedAt;
 }
 
-export type AccessCodeRow = Selectable<AccessCodeTable>;
-export type NewAccessCode = Insertable<AccessCodeTable>;
-export type UserRow = Selectable<UserTable>;
-export type SessionRow = Selectable<SessionTable>;
-export type AuditRow = Selectable<AuditTable>;
-export type NewAudit = Insertable<AuditTable>;
-export type AuditUpdate = Updateable<AuditTable>;
-export type AppSnapshotRow = Selectable<AppSnapshotTable>;
-export type StoreReadRow = Selectable<StoreReadTable>;
-export type SavedAuditRow = Selectable<SavedAuditTable>;
-export type FeedbackRow = Selectable<FeedbackTable>;
-export type UploadRow = Selectable<UploadTable>;
-export type DatasetRow = Selectable<DatasetTable>;
-export type DatasetChunkRow = Selectable<DatasetChunkTable>;
-export type DashboardRow = Selectable<DashboardTable>;
-export type DocumentRow = Selectable<DocumentTable>;
-export type WatchTargetRow = Selectable<WatchTargetTable>;
-export type ListingChangeRow = Selectable<ListingChangeTable>;
-export type NotificationRow = Selectable<NotificationTable>;
-export type WebhookRow = Selectable<WebhookTable>;
-export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
+/** `asc_imports`: one import of one app of a connection. */
+export interface TAscImportTable {
+  id: Generated<string>;
+  connection_id: string;
+  app_id: string;
+  state: Generated<'queued' | 'running' | 'done' | 'failed'>;
+  reports_found: Generated<number>;
+  instances: Generated<number>;
+  segments: Generated<number>;
+  rows: Generated<number>;
+  error: string | null;
+  /** What a successful import could not do, in words (migration 0017); null: nothing. */
+  notice: Generated<string | null>;
+  created_at: CreatedAt;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+
+/** `asc_instances`: a report instance already stored. */
+export interface TAscInstanceTable {
+  connection_id: string;
+  instance_id: string;
+  app_id: string;
+  kind: string;
+  /** YYYY-MM-DD. */
+  processing_date: string;
+  rows: number;
+  stored_at: Generated<Date>;
+}
+
+/** `asc_day_owners`: the newest instance that stated a Date of an app's report. */
+export interface TAscDayOwnerTable {
+  connection_id: string;
+  app_id: string;
+  kind: string;
+  date: string;
+  instance_id: string;
+  processing_date: string;
+}
+
+/** `asc_figures`: sum of Counts per Date, measure, source type, territory and device. */
+export interface TAscFigureTable {
+  connection_id: string;
+  app_id: string;
+  kind: string;
+  date: string;
+  measure: string;
+  source_type: string;
+  territory: string;
+  device: string;
+  /** bigint: read as a string by pg. */
+  counts: ColumnType<string, number, number>;
+}
+
+/**
+ * `keyword_terms`: one (normalised term, storefront), however many users and apps track it:
+ * when it is next read, how the last read went, and the top results of the last read.
+ */
+export interface TKeywordTermTable {
+  id: Generated<string>;
+  term: string;
+  storefront: string;
+  next_check_at: Generated<Date>;
+  last_checked_at: Timestamp | null;
+  last_error: string | null;
+  result_count: number | null;
+  had_results: Generated<boolean>;
+  suspect_empty_at: Timestamp | null;
+  throttled_until: Timestamp | null;
+  top: JSONColumnType<unknown[] | null, string | null, string | null>;
+  created_at: CreatedAt;
+}
+
+/** `keyword_reads`: one read of a term: the ordered app ids (at most 200) and its source. */
+export interface TKeywordReadTable {
+  id: Generated<string>;
+  term_id: string;
+  read_at: Generated<Date>;
+  source: string;
+  result_count: number;
+  app_ids: string[];
+  /** The job that stored the read (its id and creation time), so a retry stores none twice. */
+  job_key: string | null;
+}
+
+/** `keyword_tracks`: a user's tracking of a term for an app in a storefront. */
+export interface TKeywordTrackTable {
+  id: Generated<string>;
+  user_id: string;
+  term_id: string;
+  app_id: string;
+  storefront: string;
+  best_rank: number | null;
+  created_at: CreatedAt;
+}
+
+/** `keyword_alarms`: the empty-answer alarm of search reads (open while `cleared_at` is null). */
+export interface TKeywordAlarmTable {
+  id: Generated<string>;
+  raised_at: Generated<Date>;
+  cleared_at: Timestamp | null;
+  detail: string;
+}
+
+/** The whole database as kysely sees it. */
+export interface TDatabase {
+  access_codes: TAccessCodeTable;
+  users: TUserTable;
+  sessions: TSessionTable;
+  audits: TAuditTable;
+  app_snapshots: TAppSnapshotTable;
+  store_reads: TStoreReadTable;
+  saved_audits: TSavedAuditTable;
+  feedback: TFeedbackTable;
+  uploads: TUploadTable;
+  datasets: TDatasetTable;
+  dataset_chunks: TDatasetChunkTable;
+  dashboards: TDashboardTable;
+  documents: TDocumentTable;
+  share_links: TShareLinkTable;
+  watch_targets: TWatchTargetTable;
+  watch_items: TWatchItemTable;
+  listing_changes: TListingChangeTable;
+  notifications: TNotificationTable;
+  webhooks: TWebhookTable;
+  webhook_deliveries: TWebhookDeliveryTable;
+  asc_connections: TAscConnectionTable;
+  asc_imports: TAscImportTable;
+  asc_instances: TAscInstanceTable;
+  asc_day_owners: TAscDayOwnerTable;
+  asc_figures: TAscFigureTable;
+  keyword_terms: TKeywordTermTable;
+  keyword_reads: TKeywordReadTable;
+  keyword_tracks: TKeywordTrackTable;
+  keyword_alarms: TKeywordAlarmTable;
+}
+
+export type TAccessCodeRow = Selectable<TAccessCodeTable>;
+export type TNewAccessCode = Insertable<TAccessCodeTable>;
+export type TUserRow = Selectable<TUserTable>;
+export type TSessionRow = Selectable<TSessionTable>;
+export type TAuditRow = Selectable<TAuditTable>;
+export type TNewAudit = Insertable<TAuditTable>;
+export type TAuditUpdate = Updateable<TAuditTable>;
+export type TAppSnapshotRow = Selectable<TAppSnapshotTable>;
+export type TStoreReadRow = Selectable<TStoreReadTable>;
+export type TSavedAuditRow = Selectable<TSavedAuditTable>;
+export type TFeedbackRow = Selectable<TFeedbackTable>;
+export type TUploadRow = Selectable<TUploadTable>;
+export type TDatasetRow = Selectable<TDatasetTable>;
+export type TDatasetChunkRow = Selectable<TDatasetChunkTable>;
+export type TDashboardRow = Selectable<TDashboardTable>;
+export type TDocumentRow = Selectable<TDocumentTable>;
+export type TShareLinkRow = Selectable<TShareLinkTable>;
+export type TWatchTargetRow = Selectable<TWatchTargetTable>;
+export type TListingChangeRow = Selectable<TListingChangeTable>;
+export type TNotificationRow = Selectable<TNotificationTable>;
+export type TWebhookRow = Selectable<TWebhookTable>;
+export type TWebhookDeliveryRow = Selectable<TWebhookDeliveryTable>;

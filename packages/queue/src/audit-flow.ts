@@ -3,7 +3,7 @@ import type { TAuditInputs } from '@aso/contracts';
 import { analysisJobId, JOBS, scrapeJobId, type TScrapeJob } from './catalog';
 
 /**
- * The BullMQ flow of one audit (DESIGN section 2, point 1): the `analysis` parent job whose
+ * The BullMQ flow of one audit (docs/product.md#starting-an-audit): the `analysis` parent job whose
  * children are one `scrape` job per app (role main, then competitors in input order), with
  * the catalog's options, `failParentOnFailure` on each child (a scrape that fails after its
  * attempts fails the audit) and deterministic job ids (`analysisJobId`, `scrapeJobId`), so

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { TRedisClient } from './redis';
 
 /**
  * Invalidation scopes of the api's read caches (the keys each names). Shared here because other
@@ -15,6 +15,8 @@ export const CACHE_SCOPES = {
   savedAudits: 'saved-audits',
   /** A user's dashboards, by user id. */
   dashboards: 'dashboards',
+  /** A share link, by its token hash. */
+  shareLink: 'share-link',
 } as const;
 
 /** The pub/sub channel of the deployment with key prefix `prefix` (`QUEUE_PREFIX`). */
@@ -30,7 +32,7 @@ function invalidationChannel(prefix: string): string {
  * @throws the Redis error when it cannot be published.
  */
 export async function publishInvalidation(
-  redis: Redis,
+  redis: TRedisClient,
   prefix: string,
   scope: string,
   key: string,
@@ -96,8 +98,8 @@ export class CacheInvalidationBus {
    * @param prefix the deployment's key prefix (`QUEUE_PREFIX`).
    */
   constructor(
-    private readonly pub: Redis,
-    private readonly sub: Redis,
+    private readonly pub: TRedisClient,
+    private readonly sub: TRedisClient,
     prefix: string,
   ) {
     this.channel = invalidationChannel(prefix);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JobsOptions } from 'bullmq';
 import { ZAppRole } from '@aso/contracts';
 
-/** Queue names (DESIGN section 1). */
+/** Queue names (docs/product.md#system-shape). */
 export const QUEUES = {
   scrape: 'scrape',
   analysis: 'analysis',
@@ -10,17 +10,43 @@ export const QUEUES = {
   render: 'render',
   maintenance: 'maintenance',
   webhook: 'webhook',
+  ascImport: 'asc-import',
+  keywordSearch: 'keyword-search',
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
+/** The worker processes, by the name each gives `startWorkerService`. */
+export type TWorkerProcess = 'scraper' | 'analyzer' | 'csv-merge' | 'render' | 'asc-import';
+
+/**
+ * Which process serves each queue, and how many of its jobs one process runs at once: the
+ * environment variable of that process that sets it, or a fixed number. The worker bootstrap
+ * starts a queue's worker only in its process and with this concurrency, and the queue table
+ * of docs/ARCHITECTURE.md is generated from it (`pnpm docs:generate`).
+ */
+export const QUEUE_WORKERS = {
+  scrape: { process: 'scraper', concurrency: 'CONCURRENCY' },
+  'keyword-search': { process: 'scraper', concurrency: 2 },
+  webhook: { process: 'scraper', concurrency: 'WEBHOOK_CONCURRENCY' },
+  analysis: { process: 'analyzer', concurrency: 'CONCURRENCY' },
+  'csv-merge': { process: 'csv-merge', concurrency: 'CONCURRENCY' },
+  // The hourly cleanup: one at a time is plenty, and two would delete the same rows.
+  maintenance: { process: 'csv-merge', concurrency: 1 },
+  render: { process: 'render', concurrency: 'CONCURRENCY' },
+  'asc-import': { process: 'asc-import', concurrency: 'CONCURRENCY' },
+} as const satisfies Record<
+  TQueueName,
+  { process: TWorkerProcess; concurrency: `${Uppercase<string>}` | number }
+>;
+
 /**
  * BullMQ job id of an audit's `analysis` parent job. BullMQ 5 refuses custom ids with one
- * colon (only the three-part `a:b:c` form is allowed), so DESIGN's `{auditId}:analysis` is
+ * colon (only the three-part `a:b:c` form is allowed), so the plain `{auditId}:analysis` is
  * spelled `{auditId}:analysis:all` ("the analysis over all apps").
  */
 export const analysisJobId = (auditId: string) => `${auditId}:analysis:all`;
 
-/** BullMQ job id of the `scrape` job of one app of an audit (DESIGN section 2, point 1). */
+/** BullMQ job id of the `scrape` job of one app of an audit (docs/product.md#starting-an-audit). */
 export const scrapeJobId = (auditId: string, appId: string) => `${auditId}:scrape:${appId}`;
 
 /**
@@ -30,7 +56,7 @@ export const scrapeJobId = (auditId: string, appId: string) => `${auditId}:scrap
  */
 export const mergeCancelKey = (prefix: string, jobId: string) => `${prefix}:merge-cancel:${jobId}`;
 
-/** Payload of a `scrape` job: one app of an audit (DESIGN section 2, point 4). */
+/** Payload of a `scrape` job: one app of an audit (docs/product.md#scrape-steps). */
 export const ZScrapeJob = z.object({
   auditId: z.string(),
   appId: z.string(),
@@ -64,15 +90,46 @@ export const watchReadJobId = (targetId: string, tag: string) => `watch:${target
 /** Payload of the `watch-round` job: enqueue the reads of every watched target that is due. */
 export const ZWatchRoundJob = z.object({});
 
+/**
+ * Payload of a `keyword-read` job: read the store's search results for term `termId` (a
+ * `keyword_terms` row) once, for every user and app tracking it. `refresh`: asked for by a user.
+ */
+export const ZKeywordReadJob = z.object({
+  termId: z.string().regex(/^\d+$/),
+  /**
+   * The term's words and storefront, carried so the search request is the first thing the
+   * job does (nothing between the limiter's slot and the request to delay one read into the
+   * next one's slot).
+   */
+  term: z.string().min(1).max(200),
+  storefront: z.string().regex(/^[a-z]{2}$/),
+  refresh: z.boolean().optional(),
+  /** Throttled answers this read has had so far (each doubles the next pause). */
+  throttles: z.number().int().min(0).optional(),
+});
+export type TKeywordReadJob = z.infer<typeof ZKeywordReadJob>;
+
+/**
+ * BullMQ job id of a read of term `termId`: `tag` is the due time of a scheduled read (epoch
+ * ms) or `refresh-<minute>`, so two rounds (or two refreshes within a minute) add one job.
+ */
+export const keywordReadJobId = (termId: string, tag: string) => `keyword:${termId}:${tag}`;
+
+/** Payload of the `keyword-round` job: enqueue the reads of every tracked term that is due. */
+export const ZKeywordRoundJob = z.object({});
+
 /** Payload of a `webhook-deliver` job: POST stored delivery `deliveryId` (its event). */
 export const ZWebhookDeliverJob = z.object({ deliveryId: z.string().uuid() });
 export type TWebhookDeliverJob = z.infer<typeof ZWebhookDeliverJob>;
 
-/** Payload of the `analysis` parent job (DESIGN section 2, point 5). */
+/** Payload of the `analysis` parent job (docs/product.md#analysis-steps). */
 export const ZAnalysisJob = z.object({ auditId: z.string() });
 export type TAnalysisJob = z.infer<typeof ZAnalysisJob>;
 
-/** Payload of a `merge` job: the uploads to merge into one dataset (DESIGN section 3). */
+/**
+ * Payload of a `merge` job: the uploads to merge into one dataset
+ * (docs/product.md#how-a-dashboard-is-built).
+ */
 export const ZMergeJob = z.object({
   userId: z.string(),
   conversionUploadId: z.string().nullable(),
@@ -96,6 +153,19 @@ export type TRenderPdfJob = z.infer<typeof ZRenderPdfJob>;
 /** BullMQ job id of the render of one version of a subject (three-part form BullMQ accepts). */
 export const renderJobId = (data: Pick<TRenderPdfJob, 'kind' | 'subjectId' | 'version'>) =>
   `${data.kind}:${data.subjectId}:${data.version}`;
+
+/**
+ * Payload of an `asc-import` job: run import `importId` (an `asc_imports` row naming the
+ * connection and app). Ids only: the importer reads the sealed key from PostgreSQL.
+ */
+export const ZAscImportJob = z.object({ importId: z.string().uuid() });
+export type TAscImportJob = z.infer<typeof ZAscImportJob>;
+
+/** BullMQ job id of import `importId` (three-part form), so one import is queued once. */
+export const ascImportJobId = (importId: string) => `asc:${importId}:import`;
+
+/** Payload of the `asc-import-round` job: queue an import of every app imported before. */
+export const ZAscImportRoundJob = z.object({});
 
 /** Payload of the hourly `cleanup-expired` job. */
 export const ZCleanupJob = z.object({});
@@ -164,6 +234,29 @@ export const JOBS = {
     schema: ZWatchRoundJob,
     options: { attempts: 1, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
   },
+  'keyword-read': {
+    queue: QUEUES.keywordSearch,
+    schema: ZKeywordReadJob,
+    options: {
+      // A throttled or failed read is retried as a job, so each try passes the search limiter
+      // again: 30 s, 60 s, 120 s, 240 s (a 429's Retry-After pauses the queue instead).
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 30_000, jitter: 0.5 },
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: { age: 24 * 3600 },
+    },
+  },
+  'keyword-round': {
+    queue: QUEUES.scrape,
+    schema: ZKeywordRoundJob,
+    // Below audits' scrapes (none) and watched reads (10): the round only queues reads.
+    options: {
+      attempts: 1,
+      priority: 20,
+      removeOnComplete: true,
+      removeOnFail: { age: 24 * 3600 },
+    },
+  },
   'webhook-deliver': {
     queue: QUEUES.webhook,
     schema: ZWebhookDeliverJob,
@@ -174,6 +267,23 @@ export const JOBS = {
       removeOnComplete: { age: 3600, count: 1000 },
       removeOnFail: { age: 24 * 3600 },
     },
+  },
+  'asc-import': {
+    queue: QUEUES.ascImport,
+    schema: ZAscImportJob,
+    options: {
+      // The importer retries each App Store Connect call itself (429s with backoff); a job
+      // attempt that still fails leaves what it stored, and the next attempt skips it.
+      attempts: 2,
+      backoff: { type: 'exponential', delay: 30_000 },
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: { age: 24 * 3600 },
+    },
+  },
+  'asc-import-round': {
+    queue: QUEUES.ascImport,
+    schema: ZAscImportRoundJob,
+    options: { attempts: 1, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
   },
   'cleanup-expired': {
     queue: QUEUES.maintenance,

@@ -1,8 +1,8 @@
 /**
- * @aso/queue: the one queue layer (DESIGN sections 1-2). Redis connections, queue names, the
- * typed job catalog, producers (jobs, the audit flow, job schedulers), the job waiter
- * (QueueEvents), typed workers and the worker services' bootstrap, and the progress event bus.
- * Nothing outside this package constructs a BullMQ object.
+ * @aso/queue: the one queue layer (docs/product.md#system-shape and #how-an-audit-runs). Redis
+ * connections, queue names, the typed job catalog, producers (jobs, the audit flow, job
+ * schedulers), the job waiter (QueueEvents), typed workers and the worker services' bootstrap, and
+ * the progress event bus. Nothing outside this package constructs a BullMQ object.
  */
 export * from './redis';
 export * from './catalog';
@@ -19,3 +19,4 @@ export * from './worker-env';
 export * from './metrics';
 export * from './job-logger';
 export * from './cache-invalidation';
+export * from './render-line';

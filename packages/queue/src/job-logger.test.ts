@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { jobBindings, jobLogger, type JobRef } from './job-logger';
+import { jobBindings, jobLogger, type TJobRef } from './job-logger';
 
-const job = (data: unknown, over: Partial<JobRef> = {}): JobRef => ({
+const job = (data: unknown, over: Partial<TJobRef> = {}): TJobRef => ({
   id: 'a1:scrape:324684580',
   name: 'scrape',
   queueName: 'scrape',

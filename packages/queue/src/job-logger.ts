@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 /**
  * Payload fields copied onto a job's log lines so that one audit (`auditId`) or one upload
  * (`downloadId`, the upload ids of a merge) can be followed across the api, scraper, analyzer
- * and csv-merge logs (README, Operations). Only identifiers: payloads never carry secrets, and
+ * and csv-merge logs (docs/OPERATIONS.md). Only identifiers: payloads never carry secrets, and
  * nothing else of the payload is logged.
  */
 export const CORRELATION_KEYS = [
@@ -16,10 +16,10 @@ export const CORRELATION_KEYS = [
 ] as const;
 
 /** The parts of a BullMQ job {@link jobBindings} reads. */
-export type JobRef = Pick<Job, 'id' | 'name' | 'queueName' | 'data' | 'attemptsStarted'>;
+export type TJobRef = Pick<Job, 'id' | 'name' | 'queueName' | 'data' | 'attemptsStarted'>;
 
 /** A logger that can make child loggers with bound fields (pino's `Logger` is one). */
-export interface ChildLogger<L> {
+export interface TChildLogger<L> {
   child(bindings: Record<string, unknown>): L;
 }
 
@@ -31,7 +31,7 @@ const MAX_VALUE_CHARS = 128;
  * `attemptsStarted`: 1 on the first run, counting retries and stalled re-runs) and each
  * {@link CORRELATION_KEYS} field the payload carries as a string.
  */
-export function jobBindings(job: JobRef): Record<string, string | number> {
+export function jobBindings(job: TJobRef): Record<string, string | number> {
   const out: Record<string, string | number> = {
     queue: job.queueName,
     jobId: job.id ?? '',
@@ -53,6 +53,6 @@ export function jobBindings(job: JobRef): Record<string, string | number> {
  * the audit or upload it belongs to). Handlers call it once per job:
  * `const log = jobLogger(deps.log, job)`.
  */
-export function jobLogger<L>(log: ChildLogger<L>, job: JobRef): L {
+export function jobLogger<L>(log: TChildLogger<L>, job: TJobRef): L {
   return log.child(jobBindings(job));
 }

@@ -1,8 +1,7 @@
 import { QueueEvents, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { TQueueName } from './catalog';
 import type { Producers } from './producer';
-import { createRedis } from './redis';
+import { createRedis, type TRedisClient, type TRedisTarget } from './redis';
 
 /** How a waited-for job ended. */
 export type TJobOutcome =
@@ -18,7 +17,7 @@ export type TJobOutcome =
 export const VANISHED_CHECK_MS = 2_000;
 
 /** Options of one {@link JobWaiter.wait}. */
-export interface JobWaitOptions {
+export interface TJobWaitOptions {
   /**
    * Queues the job again (same id and data): called when the job is no longer in Redis while
    * it is waited for (Redis restarted empty and lost it; BullMQ answers its state `unknown`),
@@ -30,14 +29,15 @@ export interface JobWaitOptions {
 }
 
 /** Options of {@link JobWaiter}. */
-export interface JobWaiterOptions {
+export interface TJobWaiterOptions {
   /** The queue whose jobs are waited for. */
   queue: TQueueName;
-  redisUrl: string;
+  /** Where Redis is (the QueueEvents opens its own blocking connection there). */
+  target: TRedisTarget;
   /** The producers of the process (same prefix): used to read a finished job back. */
   producers: Producers;
   /** Command connection used to read Redis' clock (the process's producer connection). */
-  redis: Redis;
+  redis: TRedisClient;
   /** Where connection errors of the QueueEvents go (debug level). */
   onError?: (err: Error) => void;
   /** Name of the QueueEvents connection in `CLIENT LIST`. Default `<queue>:events`. */
@@ -55,13 +55,13 @@ export class JobWaiter {
   private events: Promise<QueueEvents> | null = null;
   private closed = false;
 
-  constructor(private readonly opts: JobWaiterOptions) {}
+  constructor(private readonly opts: TJobWaiterOptions) {}
 
   private async open(): Promise<QueueEvents> {
     const [seconds, micros] = await this.opts.redis.time();
     const nowMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
     // QueueEvents duplicates the connection it is given; this one only serves as the template.
-    const template = createRedis(this.opts.redisUrl, {
+    const template = createRedis(this.opts.target, {
       role: 'worker',
       name: this.opts.connectionName ?? `${this.opts.queue}:events`,
     });
@@ -97,7 +97,7 @@ export class JobWaiter {
    * the job's own failure: that is the `failed` outcome with BullMQ's failed reason. With
    * `opts.requeue`, a job lost by Redis meanwhile is queued again and waited for.
    */
-  async wait(job: Job, timeoutMs: number, opts: JobWaitOptions = {}): Promise<TJobOutcome> {
+  async wait(job: Job, timeoutMs: number, opts: TJobWaitOptions = {}): Promise<TJobOutcome> {
     const stopWatch = opts.requeue ? requeueWhenVanished(job, opts.requeue) : () => undefined;
     try {
       const deadline = Date.now() + timeoutMs;
@@ -170,9 +170,9 @@ function requeueWhenVanished(job: Job, requeue: () => Promise<unknown>): () => v
  */
 export async function openQueueEvents(
   queue: TQueueName,
-  opts: { redisUrl: string; prefix: string },
+  opts: { target: TRedisTarget; prefix: string },
 ): Promise<QueueEvents> {
-  const template = createRedis(opts.redisUrl, { role: 'worker', name: `${queue}:events` });
+  const template = createRedis(opts.target, { role: 'worker', name: `${queue}:events` });
   try {
     const events = new QueueEvents(queue, { connection: template, prefix: opts.prefix });
     await events.waitUntilReady();

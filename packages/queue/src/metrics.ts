@@ -4,8 +4,18 @@ import type { Job, Queue, Worker } from 'bullmq';
 /** Prefix of the product's own metric names (Node process metrics keep their standard names). */
 export const METRIC_PREFIX = 'aso_';
 
-/** Queue states whose job counts are reported as `aso_queue_jobs{queue,state}` (README). */
-export const MEASURED_JOB_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+/**
+ * Queue states whose job counts are reported as `aso_queue_jobs{queue,state}` (docs/OPERATIONS.md).
+ * `prioritized` is its own state in BullMQ 5 (jobs with a priority, e.g. watched reads, are
+ * not counted as waiting): the autoscalers add waiting + prioritized + delayed.
+ */
+export const MEASURED_JOB_STATES = [
+  'waiting',
+  'prioritized',
+  'active',
+  'delayed',
+  'failed',
+] as const;
 export type TMeasuredJobState = (typeof MEASURED_JOB_STATES)[number];
 
 /**
@@ -18,7 +28,7 @@ export const JOB_DURATION_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 
 export const QUEUE_COUNTS_TIMEOUT_MS = 2_000;
 
 /** Options of {@link createServiceMetrics}. */
-export interface ServiceMetricsOptions {
+export interface TServiceMetricsOptions {
   /** Value of the `service` label put on every sample, e.g. `api` or `scraper`. */
   service: string;
   /** Collect Node's process metrics (CPU, memory, event loop lag, GC). Default true. */
@@ -26,7 +36,7 @@ export interface ServiceMetricsOptions {
 }
 
 /** A Prometheus registry of one service, with the job and queue metrics shared by api and workers. */
-export interface ServiceMetrics {
+export interface TServiceMetrics {
   /** The registry; services add their own metrics to it (`registers: [metrics.registry]`). */
   readonly registry: Registry;
   /**
@@ -71,7 +81,7 @@ function jobSeconds(job: Pick<Job, 'processedOn' | 'finishedOn'>): number | null
  * tests in one process do not collide) with the `service` label on every sample, Node's
  * process metrics, and the job and queue-depth metrics of {@link ServiceMetrics}.
  */
-export function createServiceMetrics(opts: ServiceMetricsOptions): ServiceMetrics {
+export function createServiceMetrics(opts: TServiceMetricsOptions): TServiceMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service: opts.service });
   if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry });

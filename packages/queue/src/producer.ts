@@ -124,7 +124,7 @@ export class Producers {
 }
 
 /** What {@link closeQuietly} closes: a BullMQ Queue, FlowProducer or QueueEvents. */
-export interface ClosableQueueClient {
+export interface TClosableQueueClient {
   waitUntilReady(): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -137,7 +137,7 @@ export interface ClosableQueueClient {
  * finished opening (within `timeoutMs`); one that did not (Redis down) is left open with its
  * own error listener, and settles quietly when the owner disconnects. Never rejects.
  */
-export async function closeQuietly(client: ClosableQueueClient, timeoutMs = 2_000): Promise<void> {
+export async function closeQuietly(client: TClosableQueueClient, timeoutMs = 2_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>(
     (r) => (timer = setTimeout(() => r('timeout'), timeoutMs)),

@@ -1,19 +1,22 @@
-import type { Redis } from 'ioredis';
+import type { TRedisClient } from './redis';
 import { ZBusEvent, type TBusEvent } from '@aso/contracts';
 
 /** One recorded progress event with its Redis Stream entry id (`<ms>-<seq>`). */
-export interface ProgressEntry {
+export interface TProgressEntry {
   id: string;
   event: TBusEvent;
 }
 
 /** Options of {@link ProgressBus}. */
-export interface ProgressBusOptions {
+export interface TProgressBusOptions {
   /** Key prefix shared with BullMQ (`<prefix>:progress:<auditId>`). */
   prefix: string;
   /** Approximate cap of entries kept per audit stream (XADD MAXLEN ~). Default 2 000. */
   maxLen?: number;
-  /** Seconds a stream lives after its last append. Default 86 400 (24 h, DESIGN section 2). */
+  /**
+   * Seconds a stream lives after its last append. Default 86 400 (24 h,
+   * docs/product.md#how-an-audit-runs).
+   */
   ttlSeconds?: number;
 }
 
@@ -58,10 +61,10 @@ function compareDigits(
 }
 
 /**
- * The progress event bus, write and read side (DESIGN section 2, point 3): each audit's events
- * are appended to a capped, expiring Redis Stream, and the audit id is published on ONE
- * pub/sub channel so gateways know to read. The stream is the durable record; pub/sub only
- * wakes readers up.
+ * The progress event bus, write and read side (docs/product.md#progress-events): each audit's
+ * events are appended to a capped, expiring Redis Stream, and the audit id is published on ONE
+ * pub/sub channel so gateways know to read. The stream is the durable record; pub/sub only wakes
+ * readers up.
  */
 export class ProgressBus {
   readonly channel: string;
@@ -70,8 +73,8 @@ export class ProgressBus {
 
   /** @param redis a command connection (not one in subscriber mode). */
   constructor(
-    private readonly redis: Redis,
-    private readonly opts: ProgressBusOptions,
+    private readonly redis: TRedisClient,
+    private readonly opts: TProgressBusOptions,
   ) {
     this.channel = `${opts.prefix}:progress`;
     this.maxLen = opts.maxLen ?? 2_000;
@@ -104,10 +107,10 @@ export class ProgressBus {
    * Reads the audit's entries after `afterId` (exclusive; all when omitted), oldest first.
    * Entries whose payload does not parse are skipped (they cannot come from this code).
    */
-  async read(auditId: string, afterId?: string): Promise<ProgressEntry[]> {
+  async read(auditId: string, afterId?: string): Promise<TProgressEntry[]> {
     const start = afterId ? `(${afterId}` : '-';
     const raw = await this.redis.xrange(this.streamKey(auditId), start, '+');
-    const out: ProgressEntry[] = [];
+    const out: TProgressEntry[] = [];
     for (const [id, fields] of raw) {
       const json = fields[1];
       if (!json) continue;
@@ -127,11 +130,11 @@ interface Listener {
   lastId: string;
   /** False once unsubscribed: a read in flight must not deliver to it any more. */
   active: boolean;
-  onBatch: (entries: readonly ProgressEntry[]) => void;
+  onBatch: (entries: readonly TProgressEntry[]) => void;
 }
 
 /** Index of the first of `entries` (sorted by id) whose id comes after `position`; `length` when none. */
-function firstAfter(entries: readonly ProgressEntry[], position: string): number {
+function firstAfter(entries: readonly TProgressEntry[], position: string): number {
   let lo = 0;
   let hi = entries.length;
   while (lo < hi) {
@@ -143,7 +146,7 @@ function firstAfter(entries: readonly ProgressEntry[], position: string): number
 }
 
 /**
- * The read side for one process (DESIGN section 2, point 3): ONE subscriber connection,
+ * The read side for one process (docs/product.md#progress-events): ONE subscriber connection,
  * fanned out in memory to any number of listeners. A listener first receives every recorded
  * entry after its `afterId`, then live ones, each exactly once and in stream order: on every
  * wake-up the audit's stream is read from the oldest position any of its listeners still
@@ -166,7 +169,7 @@ export class ProgressSubscriber {
    */
   constructor(
     private readonly bus: ProgressBus,
-    private readonly sub: Redis,
+    private readonly sub: TRedisClient,
   ) {}
 
   /** Subscribes to the bus channel. Idempotent. */
@@ -199,7 +202,7 @@ export class ProgressSubscriber {
   async listen(
     auditId: string,
     afterId: string | undefined,
-    onEntry: (entry: ProgressEntry) => void,
+    onEntry: (entry: TProgressEntry) => void,
   ): Promise<() => void> {
     const listener: Listener = {
       lastId: afterId ?? '0-0',
@@ -222,7 +225,7 @@ export class ProgressSubscriber {
   async listenBatches(
     auditId: string,
     afterId: string | undefined,
-    onBatch: (entries: readonly ProgressEntry[]) => void,
+    onBatch: (entries: readonly TProgressEntry[]) => void,
   ): Promise<() => void> {
     return this.add(auditId, { lastId: afterId ?? '0-0', active: true, onBatch });
   }
@@ -261,23 +264,20 @@ export class ProgressSubscriber {
       return;
     }
     const run = async (): Promise<void> => {
-      do {
-        this.dirty.delete(auditId);
-        await this.drain(auditId);
-      } while (this.dirty.has(auditId));
-    };
-    let failed = false;
-    const p = run()
-      .catch(() => {
-        // A failed read is retried on the next wake-up or reconnect; nothing is marked delivered.
-        failed = true;
-      })
-      .finally(() => {
+      try {
+        do {
+          this.dirty.delete(auditId);
+          await this.drain(auditId);
+        } while (this.dirty.has(auditId));
+      } finally {
+        // In the same turn as the last check of `dirty`: a wake-up or a joining listener that
+        // comes later finds no pump and starts its own, never one that ends without reading
+        // for it (a joiner awaits the pump it found).
         this.pumps.delete(auditId);
-        // A wake-up that arrived after the last read but before this cleanup found the pump
-        // still registered and only marked the audit dirty: read once more for it.
-        if (!failed && this.dirty.has(auditId)) this.pump(auditId);
-      });
+      }
+    };
+    // A failed read is retried on the next wake-up or reconnect; nothing is marked delivered.
+    const p = run().catch(() => undefined);
     this.pumps.set(auditId, p);
   }
 

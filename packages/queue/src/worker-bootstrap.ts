@@ -1,13 +1,12 @@
 import type { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
-import type { TQueueName } from './catalog';
+import { QUEUE_WORKERS, type TQueueName } from './catalog';
 import { Producers } from './producer';
-import { createRedis } from './redis';
-import { createTypedWorker, type QueueHandlers, type TypedWorkerOptions } from './worker';
+import { createRedis, redisTarget, type TRedisClient } from './redis';
+import { createTypedWorker, type TQueueHandlers, type TTypedWorkerOptions } from './worker';
 import type { TWorkerBaseEnv } from './worker-env';
-import { createServiceMetrics, type ServiceMetrics } from './metrics';
-import { runWorkerService, type WorkerService } from './worker-runtime';
+import { createServiceMetrics, type TServiceMetrics } from './metrics';
+import { runWorkerService, type TWorkerService } from './worker-runtime';
 
 /** The environment a worker service starts from: the base fields plus its own sizing. */
 export type TWorkerServiceEnv = TWorkerBaseEnv & {
@@ -18,40 +17,41 @@ export type TWorkerServiceEnv = TWorkerBaseEnv & {
 };
 
 /** Worker options a service may set; connection, prefix, lock and stall come from the env. */
-export type TServiceWorkerOptions = Omit<TypedWorkerOptions, 'connection' | 'prefix'>;
+export type TServiceWorkerOptions = Omit<TTypedWorkerOptions, 'connection' | 'prefix'>;
 
 /** What {@link startWorkerService} gives the service's `setup`. */
-export interface WorkerServiceContext<E extends TWorkerServiceEnv> {
+export interface TWorkerServiceContext<E extends TWorkerServiceEnv> {
   env: E;
   log: Logger;
   /** The service's command connection (progress appends, reads); closed by the bootstrap. */
-  redis: Redis;
+  redis: TRedisClient;
   /** Producers on the command connection (queue reads, schedulers); closed by the bootstrap. */
   producers: Producers;
   /**
    * The service's metrics, served at `/metrics` (job and queue metrics included); a service
    * adds its own with `registers: [ctx.metrics.registry]`.
    */
-  metrics: ServiceMetrics;
+  metrics: TServiceMetrics;
   /**
-   * Starts a typed worker on `queue` with the service's worker connection, key prefix,
-   * `CONCURRENCY`, `LOCK_DURATION_MS` and `STALLED_INTERVAL_MS`; `opts` overrides them.
+   * Starts a typed worker on `queue` with the service's worker connection, key prefix, the
+   * queue's concurrency ({@link QUEUE_WORKERS}), `LOCK_DURATION_MS` and `STALLED_INTERVAL_MS`;
+   * `opts` overrides them. Throws when `queue` is served by another process.
    */
   worker<Q extends TQueueName>(
     queue: Q,
-    handlers: QueueHandlers<Q>,
+    handlers: TQueueHandlers<Q>,
     opts?: TServiceWorkerOptions,
   ): Worker;
 }
 
 /** What a service's `setup` returns. */
-export interface WorkerServiceParts {
+export interface TWorkerServiceParts {
   /** Called after the workers closed, before the bootstrap closes its connections. */
   onClose?: () => Promise<void>;
 }
 
 /** Options of {@link startWorkerService}. */
-export interface StartWorkerServiceOptions {
+export interface TStartWorkerServiceOptions {
   /** Install SIGTERM/SIGINT handlers (default true; tests close the service themselves). */
   handleSignals?: boolean;
   /** Logger to use instead of a new pino logger named after the service. */
@@ -70,26 +70,30 @@ export interface StartWorkerServiceOptions {
 export async function startWorkerService<E extends TWorkerServiceEnv>(
   name: string,
   env: E,
-  opts: StartWorkerServiceOptions,
-  setup: (ctx: WorkerServiceContext<E>) => Promise<WorkerServiceParts> | WorkerServiceParts,
-): Promise<WorkerService> {
+  opts: TStartWorkerServiceOptions,
+  setup: (ctx: TWorkerServiceContext<E>) => Promise<TWorkerServiceParts> | TWorkerServiceParts,
+): Promise<TWorkerService> {
   const log = opts.log ?? pino({ name, level: env.LOG_LEVEL });
-  const redis = createRedis(env.REDIS_URL, { role: 'worker', name: `${name}:commands` });
-  const connection = createRedis(env.REDIS_URL, { role: 'worker', name: `${name}:worker` });
+  const redis = createRedis(redisTarget(env), { role: 'worker', name: `${name}:commands` });
+  const connection = createRedis(redisTarget(env), { role: 'worker', name: `${name}:worker` });
   const producers = new Producers(redis, env.QUEUE_PREFIX);
   const metrics = createServiceMetrics({ service: name });
   const workers: Worker[] = [];
-  const ctx: WorkerServiceContext<E> = {
+  const ctx: TWorkerServiceContext<E> = {
     env,
     log,
     redis,
     producers,
     metrics,
     worker: (queue, handlers, workerOpts) => {
+      const served = QUEUE_WORKERS[queue];
+      if (served.process !== name) {
+        throw new Error(`queue ${queue} is served by ${served.process}, not by ${name}`);
+      }
       const worker = createTypedWorker(queue, handlers, {
         connection,
         prefix: env.QUEUE_PREFIX,
-        concurrency: env.CONCURRENCY,
+        concurrency: queueConcurrency(queue, env),
         lockDuration: env.LOCK_DURATION_MS,
         stalledInterval: env.STALLED_INTERVAL_MS,
         ...workerOpts,
@@ -125,6 +129,21 @@ export async function startWorkerService<E extends TWorkerServiceEnv>(
       redis.disconnect();
     },
   });
+}
+
+/**
+ * Jobs at once of `queue`'s worker in a process with environment `env`: the catalog's number,
+ * or the value of the variable it names ({@link QUEUE_WORKERS}). Throws when that variable is
+ * not a positive whole number in `env` (a service env that lacks it is a programming error).
+ */
+export function queueConcurrency(queue: TQueueName, env: object): number {
+  const { concurrency } = QUEUE_WORKERS[queue];
+  if (typeof concurrency === 'number') return concurrency;
+  const value: unknown = (env as Record<string, unknown>)[concurrency];
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new Error(`${concurrency} (the concurrency of queue ${queue}) is not set`);
+  }
+  return value;
 }
 
 /**

@@ -1,17 +1,18 @@
 import { z } from 'zod';
-import { LOG_LEVELS } from '@aso/contracts';
+import { LOG_LEVELS, redisEnvFields } from '@aso/contracts';
 
 /**
- * Environment fields every worker service reads (DESIGN section 7); each service extends it
- * in its own `env.ts`. Defaults suit one machine.
+ * Environment fields every worker service reads (docs/product.md#configuration); each service
+ * extends it in its own `env.ts`. Defaults suit one machine.
  */
 export const ZWorkerBaseEnv = z.object({
+  /** `production` in the images; `development` elsewhere. */
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Least severe pino level written to stdout. */
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** PostgreSQL connection URL. */
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/aso'),
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
-  /** Prefix of every BullMQ and progress key in Redis. */
-  QUEUE_PREFIX: z.string().min(1).default('aso'),
+  ...redisEnvFields,
   ...lockEnv({ lockDurationMs: 30_000, stalledIntervalMs: 30_000 }),
 });
 

@@ -1,26 +1,31 @@
 import { createServer, type Server } from 'node:http';
 import { Queue, type Job, type Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { checkEvictionPolicy } from './redis';
+import { checkEvictionPolicy, type TRedisClient } from './redis';
 import { closeQuietly } from './producer';
 import { jobBindings, jobLogger } from './job-logger';
-import { createServiceMetrics, type ServiceMetrics } from './metrics';
+import { createServiceMetrics, type TServiceMetrics } from './metrics';
+
+/**
+ * How long a worker gives the jobs it holds to finish on SIGTERM before it closes anyway (ms).
+ * A Deployment's termination grace period must be longer (deploy/kubernetes).
+ */
+export const SHUTDOWN_TIMEOUT_MS = 25_000;
 
 /** Logger shape used by the runtime (pino satisfies it). */
-export interface RuntimeLogger {
+export interface TRuntimeLogger {
   info(obj: object | string, msg?: string): void;
   warn(obj: object | string, msg?: string): void;
   error(obj: object | string, msg?: string): void;
   debug?(obj: object | string, msg?: string): void;
   /** When present (pino), job events are logged through a child logger per job. */
-  child?(bindings: Record<string, unknown>): RuntimeLogger;
+  child?(bindings: Record<string, unknown>): TRuntimeLogger;
 }
 
 /**
  * The logger of one job's events: {@link jobLogger} when `log` makes children (pino), else
  * `log` with the job's bindings merged into each line.
  */
-function forJob(log: RuntimeLogger, job: Job): RuntimeLogger {
+function forJob(log: TRuntimeLogger, job: Job): TRuntimeLogger {
   if (log.child) return jobLogger({ child: log.child.bind(log) }, job);
   const b = jobBindings(job);
   const merge = (obj: object | string): object =>
@@ -33,12 +38,12 @@ function forJob(log: RuntimeLogger, job: Job): RuntimeLogger {
 }
 
 /** Options of {@link runWorkerService}. */
-export interface WorkerServiceOptions {
+export interface TWorkerServiceOptions {
   /** Service name for logs, e.g. `scraper`. */
   name: string;
-  log: RuntimeLogger;
+  log: TRuntimeLogger;
   /** A command connection used for the start-up checks. */
-  redis: Redis;
+  redis: TRedisClient;
   /** The service's workers, already created. */
   workers: Worker[];
   /** Port of the health endpoint (`GET /healthz`, plus `extraRoutes`); 0 picks a free one; null disables. */
@@ -51,21 +56,21 @@ export interface WorkerServiceOptions {
    * depth (see `createServiceMetrics`); pass one to add the service's own metrics; `false`
    * serves none. An `extraRoutes['/metrics']` takes precedence.
    */
-  metrics?: ServiceMetrics | false;
+  metrics?: TServiceMetrics | false;
   /** Called after the workers closed (close pools and connections here). */
   onClose?: () => Promise<void>;
-  /** How long in-flight jobs may take to finish on shutdown (ms). Default 25 000. */
+  /** How long in-flight jobs may take to finish on shutdown (ms). Default {@link SHUTDOWN_TIMEOUT_MS}. */
   shutdownTimeoutMs?: number;
   /** Install SIGTERM/SIGINT handlers (default true; tests drive `close()` directly). */
   handleSignals?: boolean;
 }
 
 /** A running worker service. */
-export interface WorkerService {
+export interface TWorkerService {
   /** Port of the health server, when it runs. */
   healthPort: number | null;
   /** The metrics served at `/metrics` (null or absent when disabled). */
-  metrics?: ServiceMetrics | null;
+  metrics?: TServiceMetrics | null;
   /**
    * Stops taking jobs, waits for in-flight ones to finish (up to the timeout; past it the jobs
    * stay locked and BullMQ's stall check hands them to another worker: released, never lost),
@@ -76,11 +81,11 @@ export interface WorkerService {
 
 /**
  * Runs workers as a service: logs the queues served and their
- * concurrency, checks Redis' eviction policy, serves `/healthz` and `/metrics` (README,
- * Operations), logs each job's start, completion and failure with the job's ids and the audit or
- * upload it belongs to (README, Operations), and closes cleanly on SIGTERM/SIGINT.
+ * concurrency, checks Redis' eviction policy, serves `/healthz` and `/metrics` (docs/OPERATIONS.md),
+ * logs each job's start, completion and failure with the job's ids and the audit or
+ * upload it belongs to (docs/OPERATIONS.md), and closes cleanly on SIGTERM/SIGINT.
  */
-export async function runWorkerService(opts: WorkerServiceOptions): Promise<WorkerService> {
+export async function runWorkerService(opts: TWorkerServiceOptions): Promise<TWorkerService> {
   const { log, workers } = opts;
   for (const w of workers) {
     w.on('active', (job) => forJob(log, job).debug?.({}, 'job started'));
@@ -105,7 +110,7 @@ export async function runWorkerService(opts: WorkerServiceOptions): Promise<Work
 
   // Queue handles for the depth gauges, on the service's command connection; closed with it.
   const depthQueues: Queue[] = [];
-  let metrics: ServiceMetrics | null = null;
+  let metrics: TServiceMetrics | null = null;
   if (opts.metrics !== false) {
     metrics = opts.metrics ?? createServiceMetrics({ service: opts.name });
     const prefixes = new Map<string, string>();
@@ -165,7 +170,7 @@ export async function runWorkerService(opts: WorkerServiceOptions): Promise<Work
   const close = () =>
     (closing ??= (async () => {
       log.info({ service: opts.name }, 'closing: finishing in-flight jobs');
-      const timeout = opts.shutdownTimeoutMs ?? 25_000;
+      const timeout = opts.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS;
       const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), timeout).unref());
       // A worker closed while it still reads the server version would leave that read to
       // reject with no listener once the connection is dropped (see closeQuietly).

@@ -13,17 +13,17 @@ import { JOBS, type TJobData, type TJobName, type TJobsOfQueue, type TQueueName 
  * rate limiting, ids) and an AbortSignal that fires when the job is cancelled or the worker
  * shuts down. Throw `UnrecoverableError` for failures a retry cannot fix.
  */
-export type JobHandler<N extends TJobName, R = unknown> = (
+export type TJobHandler<N extends TJobName, R = unknown> = (
   data: TJobData<N>,
   job: Job<TJobData<N>, R, N>,
   signal: AbortSignal,
 ) => Promise<R>;
 
 /** One handler per job name of queue `Q`: leaving one out is a compile error. */
-export type QueueHandlers<Q extends TQueueName> = { [N in TJobsOfQueue<Q>]: JobHandler<N> };
+export type TQueueHandlers<Q extends TQueueName> = { [N in TJobsOfQueue<Q>]: TJobHandler<N> };
 
 /** Options of {@link createTypedWorker}. */
-export interface TypedWorkerOptions extends Omit<
+export interface TTypedWorkerOptions extends Omit<
   WorkerOptions,
   'connection' | 'autorun' | 'prefix'
 > {
@@ -49,10 +49,10 @@ export interface TypedWorkerOptions extends Omit<
  */
 export function createTypedWorker<Q extends TQueueName>(
   queue: Q,
-  handlers: QueueHandlers<Q>,
-  opts: TypedWorkerOptions,
+  handlers: TQueueHandlers<Q>,
+  opts: TTypedWorkerOptions,
 ): Worker {
-  const table = handlers as unknown as Record<string, JobHandler<TJobName>>;
+  const table = handlers as unknown as Record<string, TJobHandler<TJobName>>;
   const { deferOn, ...workerOpts } = opts;
   return new Worker(
     queue,

@@ -9,6 +9,12 @@ import * as m0007 from './0007_saved_audit_once_and_documents';
 import * as m0008 from './0008_watchlist';
 import * as m0009 from './0009_pending_webhook_deliveries_index';
 import * as m0010 from './0010_unanswered_uploads';
+import * as m0011 from './0011_share_links';
+import * as m0013 from './0013_keywords';
+import * as m0014 from './0014_app_store_connect';
+import * as m0015 from './0015_user_quotas_and_pages';
+import * as m0016 from './0016_keyword_alerts';
+import * as m0017 from './0017_asc_import_notice';
 
 /**
  * Every migration, in order. Statically imported (not read from a folder at run time) so the
@@ -25,6 +31,12 @@ export const migrations: Record<string, Migration> = {
   '0008_watchlist': m0008,
   '0009_pending_webhook_deliveries_index': m0009,
   '0010_unanswered_uploads': m0010,
+  '0011_share_links': m0011,
+  '0013_keywords': m0013,
+  '0014_app_store_connect': m0014,
+  '0015_user_quotas_and_pages': m0015,
+  '0016_keyword_alerts': m0016,
+  '0017_asc_import_notice': m0017,
 };
 
 /** Kysely `MigrationProvider` over {@link migrations}. */

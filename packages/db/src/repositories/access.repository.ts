@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../client';
-import type { AccessCodeRow, NewAccessCode, SessionRow, UserRow } from '../schema';
+import { sql } from 'kysely';
+import type { TDb } from '../client';
+import type { TAccessCodeRow, TNewAccessCode, TSessionRow, TUserRow } from '../schema';
+import { afterKey, pageAt, toPage, type TPage, type TPageRequest } from './page.sql';
+import { storageBytesOf } from './storage.repository';
 
 /** The signed-in identity behind a live session. */
-export interface SessionIdentity {
+export interface TSessionIdentity {
   sessionId: string;
   userId: string;
   email: string;
@@ -19,7 +22,10 @@ export interface SessionIdentity {
  * not revoked, not expired, and opened with a code that is still active. Returns null
  * otherwise.
  */
-export async function findLiveSession(db: Db, tokenHash: string): Promise<SessionIdentity | null> {
+export async function findLiveSession(
+  db: TDb,
+  tokenHash: string,
+): Promise<TSessionIdentity | null> {
   const row = await db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -47,10 +53,10 @@ export async function findLiveSession(db: Db, tokenHash: string): Promise<Sessio
  * are stored) denotes, or undefined.
  */
 export async function findAccessCode(
-  db: Db,
+  db: TDb,
   code: string,
   codeHash: string,
-): Promise<AccessCodeRow | undefined> {
+): Promise<TAccessCodeRow | undefined> {
   return db
     .selectFrom('access_codes')
     .selectAll()
@@ -59,7 +65,7 @@ export async function findAccessCode(
 }
 
 /** The access code with id `id`, or undefined. */
-export async function findAccessCodeById(db: Db, id: string): Promise<AccessCodeRow | undefined> {
+export async function findAccessCodeById(db: TDb, id: string): Promise<TAccessCodeRow | undefined> {
   return db.selectFrom('access_codes').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -73,11 +79,11 @@ export async function findAccessCodeById(db: Db, id: string): Promise<AccessCode
  * user insert gives the use back.
  */
 export async function takeAccessCodeUse(
-  db: Db,
+  db: TDb,
   code: string,
   codeHash: string,
   now: Date,
-): Promise<AccessCodeRow | undefined> {
+): Promise<TAccessCodeRow | undefined> {
   return db
     .updateTable('access_codes')
     .set((eb) => ({ uses: eb('uses', '+', 1) }))
@@ -94,9 +100,9 @@ export async function takeAccessCodeUse(
  * `code_hash`; undefined when that code already exists (unique `code` and `code_hash`).
  */
 export async function insertAccessCode(
-  db: Db,
-  values: NewAccessCode,
-): Promise<AccessCodeRow | undefined> {
+  db: TDb,
+  values: TNewAccessCode,
+): Promise<TAccessCodeRow | undefined> {
   return db
     .insertInto('access_codes')
     .values(values)
@@ -105,22 +111,29 @@ export async function insertAccessCode(
     .executeTakeFirst();
 }
 
-/** Active access codes (admin and not, expired or not), newest first. */
-export async function listActiveAccessCodes(db: Db): Promise<AccessCodeRow[]> {
-  return db
+/** One page of the active access codes (admin and not, expired or not), newest first. */
+export async function listActiveAccessCodes(
+  db: TDb,
+  page: TPageRequest,
+): Promise<TPage<TAccessCodeRow>> {
+  const rows = await db
     .selectFrom('access_codes')
     .selectAll()
+    .select(pageAt('access_codes'))
     .where('active', '=', true)
+    .where(afterKey('access_codes', page.after, 'desc'))
     .orderBy('created_at', 'desc')
-    .orderBy('id')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
     .execute();
+  return toPage(rows, page.limit);
 }
 
 /** Admin codes that are active and unexpired at `now` (few: compared one by one by callers). */
 export async function listLiveAdminCodes(
-  db: Db,
+  db: TDb,
   now: Date,
-): Promise<Pick<AccessCodeRow, 'id' | 'code_hash'>[]> {
+): Promise<Pick<TAccessCodeRow, 'id' | 'code_hash'>[]> {
   return db
     .selectFrom('access_codes')
     .select(['id', 'code_hash'])
@@ -137,10 +150,10 @@ export async function listLiveAdminCodes(
  * but still revokes any session left. Takes a `Db`, not a transaction (it opens its own).
  */
 export async function deactivateAccessCode(
-  db: Db,
+  db: TDb,
   id: string,
   now: Date,
-): Promise<{ code: AccessCodeRow; revokedSessions: number } | undefined> {
+): Promise<{ code: TAccessCodeRow; revokedSessions: number } | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('access_codes')
@@ -159,8 +172,13 @@ export async function deactivateAccessCode(
   });
 }
 
+/** The user with id `id`, or undefined when there is none. */
+export async function findUserById(db: TDb, id: string): Promise<TUserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 /** The user with this (normalised) email, or undefined. */
-export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+export async function findUserByEmail(db: TDb, email: string): Promise<TUserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
@@ -171,11 +189,11 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
  * transaction and then yields undefined if it committed).
  */
 export async function insertUser(
-  db: Db,
+  db: TDb,
   email: string,
   accessCodeId: string,
   signInCodeHash: string,
-): Promise<UserRow | undefined> {
+): Promise<TUserRow | undefined> {
   return db
     .insertInto('users')
     .values({ email, access_code_id: accessCodeId, sign_in_code_hash: signInCodeHash })
@@ -191,9 +209,9 @@ export function hashSessionToken(token: string): string {
 
 /** Stores a new session by its token hash ({@link hashSessionToken}; the token itself is never stored). */
 export async function insertSession(
-  db: Db,
+  db: TDb,
   values: { tokenHash: string; userId: string; accessCodeId: string; expiresAt: Date },
-): Promise<SessionRow> {
+): Promise<TSessionRow> {
   return db
     .insertInto('sessions')
     .values({
@@ -207,7 +225,7 @@ export async function insertSession(
 }
 
 /** Revokes the session with this token hash at `now`; returns 1 if it was live-and-unrevoked, else 0. */
-export async function revokeSession(db: Db, tokenHash: string, now: Date): Promise<number> {
+export async function revokeSession(db: TDb, tokenHash: string, now: Date): Promise<number> {
   const res = await db
     .updateTable('sessions')
     .set({ revoked_at: now })
@@ -218,7 +236,7 @@ export async function revokeSession(db: Db, tokenHash: string, now: Date): Promi
 }
 
 /** Records a sign-in of user `userId` at `now` (shown to admins). */
-export async function recordSignIn(db: Db, userId: string, now: Date): Promise<void> {
+export async function recordSignIn(db: TDb, userId: string, now: Date): Promise<void> {
   await db.updateTable('users').set({ last_sign_in_at: now }).where('id', '=', userId).execute();
 }
 
@@ -227,10 +245,10 @@ export async function recordSignIn(db: Db, userId: string, now: Date): Promise<v
  * working. Returns the user, or undefined when there is no such user.
  */
 export async function setSignInCode(
-  db: Db,
+  db: TDb,
   userId: string,
   signInCodeHash: string,
-): Promise<UserRow | undefined> {
+): Promise<TUserRow | undefined> {
   return db
     .updateTable('users')
     .set({ sign_in_code_hash: signInCodeHash })
@@ -239,7 +257,36 @@ export async function setSignInCode(
     .executeTakeFirst();
 }
 
-/** Every user, newest first (the admin's Users card). */
-export async function listUsers(db: Db): Promise<UserRow[]> {
-  return db.selectFrom('users').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
+/** A user as the admin's Users card lists it: the row and the bytes the user stores. */
+export type TListedUser = TUserRow & { storage_bytes: number };
+
+/** One page of the users, newest first, each with its stored bytes (the admin's Users card). */
+export async function listUsers(db: TDb, page: TPageRequest): Promise<TPage<TListedUser>> {
+  const rows = await db
+    .selectFrom('users')
+    .selectAll()
+    .select(storageBytesOf(sql.ref('users.id')).as('storage_bytes'))
+    .select(pageAt('users'))
+    .where(afterKey('users', page.after, 'desc'))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  const listed = toPage(rows, page.limit);
+  return {
+    rows: listed.rows.map((r) => ({ ...r, storage_bytes: Number(r.storage_bytes) })),
+    next: listed.next,
+  };
+}
+
+/**
+ * Records a sign-in lock-out of the user with this (normalised) email, if there is one: one
+ * more in `lockouts`, `last_lockout_at` now. An email nobody registered changes nothing.
+ */
+export async function recordLockout(db: TDb, email: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ lockouts: eb('lockouts', '+', 1), last_lockout_at: sql<Date>`now()` }))
+    .where('email', '=', email)
+    .execute();
 }

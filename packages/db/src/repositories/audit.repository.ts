@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
-import type { Db } from '../client';
-import type { AuditRow, FeedbackRow, SavedAuditRow } from '../schema';
+import type { TDb } from '../client';
+import type { TAuditRow, TFeedbackRow, TSavedAuditRow } from '../schema';
+import type { TDbOrTrx } from './expiry.sql';
+import { afterKey, pageAt, toPage, type TPage, type TPageRequest } from './page.sql';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -13,7 +15,7 @@ export function isUuid(id: string): boolean {
 }
 
 /** What {@link insertAudit} stores. `inputs` is the validated request (contracts `TAuditInputs`). */
-export interface NewAuditInput {
+export interface TNewAuditInput {
   userId: string;
   accessCodeId: string | null;
   appId: string;
@@ -23,7 +25,7 @@ export interface NewAuditInput {
 }
 
 /** Inserts an audit with status `queued` and returns the row. */
-export async function insertAudit(db: Db, input: NewAuditInput): Promise<AuditRow> {
+export async function insertAudit(db: TDb, input: TNewAuditInput): Promise<TAuditRow> {
   return db
     .insertInto('audits')
     .values({
@@ -39,7 +41,7 @@ export async function insertAudit(db: Db, input: NewAuditInput): Promise<AuditRo
 }
 
 /** The audit with `id`, or null (also for an id that is not a UUID). */
-export async function findAudit(db: Db, id: string): Promise<AuditRow | null> {
+export async function findAudit(db: TDb, id: string): Promise<TAuditRow | null> {
   if (!isUuid(id)) return null;
   return (
     (await db.selectFrom('audits').selectAll().where('id', '=', id).executeTakeFirst()) ?? null
@@ -47,7 +49,11 @@ export async function findAudit(db: Db, id: string): Promise<AuditRow | null> {
 }
 
 /** The audit with `id` when `userId` owns it, else null (never tells the two apart). */
-export async function findOwnedAudit(db: Db, id: string, userId: string): Promise<AuditRow | null> {
+export async function findOwnedAudit(
+  db: TDb,
+  id: string,
+  userId: string,
+): Promise<TAuditRow | null> {
   if (!isUuid(id)) return null;
   return (
     (await db
@@ -66,7 +72,7 @@ export async function findOwnedAudit(db: Db, id: string, userId: string): Promis
  * @throws RangeError for a negative `olderThanMs` or a `limit` below 1.
  */
 export async function findUnfinishedAuditIds(
-  db: Db,
+  db: TDb,
   olderThanMs: number,
   limit: number,
 ): Promise<string[]> {
@@ -86,7 +92,7 @@ export async function findUnfinishedAuditIds(
 }
 
 /** An unfinished audit as {@link findUnfinishedAudits} returns it. */
-export interface UnfinishedAudit {
+export interface TUnfinishedAudit {
   id: string;
   /** The validated request it was started with (contracts `TAuditInputs`). */
   inputs: unknown;
@@ -99,9 +105,9 @@ export interface UnfinishedAudit {
  * @throws RangeError unless 0 <= minAgeMs <= maxAgeMs and limit >= 1.
  */
 export async function findUnfinishedAudits(
-  db: Db,
+  db: TDb,
   opts: { minAgeMs: number; maxAgeMs: number; limit: number },
-): Promise<UnfinishedAudit[]> {
+): Promise<TUnfinishedAudit[]> {
   const { minAgeMs, maxAgeMs, limit } = opts;
   if (!(minAgeMs >= 0 && maxAgeMs >= minAgeMs))
     throw new RangeError(`expected 0 <= minAgeMs <= maxAgeMs, got ${minAgeMs} and ${maxAgeMs}`);
@@ -119,7 +125,7 @@ export async function findUnfinishedAudits(
 }
 
 /** Moves a `queued` audit to `running` (sets `started_at`). Returns true when it changed. */
-export async function markAuditRunning(db: Db, id: string): Promise<boolean> {
+export async function markAuditRunning(db: TDb, id: string): Promise<boolean> {
   const res = await db
     .updateTable('audits')
     .set({ status: 'running', started_at: sql<Date>`now()` })
@@ -130,7 +136,7 @@ export async function markAuditRunning(db: Db, id: string): Promise<boolean> {
 }
 
 /** The finished result written by {@link finalizeAudit}. */
-export interface AuditResultInput {
+export interface TAuditResultInput {
   result: Record<string, unknown>;
   appName: string;
   provider: string;
@@ -145,7 +151,11 @@ export interface AuditResultInput {
  * `queued` or `running`, so a retried or duplicated finalize changes nothing and returns false.
  * Returns true for the one call that wrote.
  */
-export async function finalizeAudit(db: Db, id: string, input: AuditResultInput): Promise<boolean> {
+export async function finalizeAudit(
+  db: TDb,
+  id: string,
+  input: TAuditResultInput,
+): Promise<boolean> {
   const res = await db
     .updateTable('audits')
     .set({
@@ -171,7 +181,7 @@ export async function finalizeAudit(db: Db, id: string, input: AuditResultInput)
  * call that changed it (false when it was already done or failed), so the caller emits the
  * `error` event exactly once.
  */
-export async function failAudit(db: Db, id: string, message: string): Promise<boolean> {
+export async function failAudit(db: TDb, id: string, message: string): Promise<boolean> {
   const res = await db
     .updateTable('audits')
     .set({ status: 'failed', error: message, completed_at: sql<Date>`now()` })
@@ -183,9 +193,9 @@ export async function failAudit(db: Db, id: string, message: string): Promise<bo
 
 /** Inserts a saved audit for `userId`. */
 export async function insertSavedAudit(
-  db: Db,
+  db: TDbOrTrx,
   input: { userId: string; auditId: string; name: string; storefront: string },
-): Promise<{ row: SavedAuditRow; created: boolean }> {
+): Promise<{ row: TSavedAuditRow; created: boolean }> {
   const inserted = await db
     .insertInto('saved_audits')
     .values({
@@ -208,19 +218,41 @@ export async function insertSavedAudit(
   return { row: existing, created: false };
 }
 
-/** The user's saved audits, newest first. */
-export async function listSavedAudits(db: Db, userId: string): Promise<SavedAuditRow[]> {
+/** One page of the user's saved audits, newest first. */
+export async function listSavedAudits(
+  db: TDb,
+  userId: string,
+  page: TPageRequest,
+): Promise<TPage<TSavedAuditRow>> {
+  const rows = await db
+    .selectFrom('saved_audits')
+    .selectAll()
+    .select(pageAt('saved_audits'))
+    .where('user_id', '=', userId)
+    .where(afterKey('saved_audits', page.after, 'desc'))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  return toPage(rows, page.limit);
+}
+
+/** The user's saved audit of `auditId`, or undefined. */
+export async function findSavedAuditOf(
+  db: TDbOrTrx,
+  userId: string,
+  auditId: string,
+): Promise<TSavedAuditRow | undefined> {
   return db
     .selectFrom('saved_audits')
     .selectAll()
     .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+    .where('audit_id', '=', auditId)
+    .executeTakeFirst();
 }
 
 /** Deletes the user's saved audit `id`. Returns false when it does not exist or is someone else's. */
-export async function deleteSavedAudit(db: Db, id: string, userId: string): Promise<boolean> {
+export async function deleteSavedAudit(db: TDb, id: string, userId: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   const res = await db
     .deleteFrom('saved_audits')
@@ -232,9 +264,9 @@ export async function deleteSavedAudit(db: Db, id: string, userId: string): Prom
 
 /** Inserts feedback about an audit. */
 export async function insertFeedback(
-  db: Db,
+  db: TDbOrTrx,
   input: { auditId: string; userId: string; feedback: string },
-): Promise<FeedbackRow> {
+): Promise<TFeedbackRow> {
   return db
     .insertInto('feedback')
     .values({ audit_id: input.auditId, user_id: input.userId, feedback: input.feedback })
@@ -242,14 +274,22 @@ export async function insertFeedback(
     .executeTakeFirstOrThrow();
 }
 
-/** Feedback about one audit, oldest first. */
-export async function listAuditFeedback(db: Db, auditId: string): Promise<FeedbackRow[]> {
-  if (!isUuid(auditId)) return [];
-  return db
+/** One page of the feedback about one audit, oldest first. */
+export async function listAuditFeedback(
+  db: TDb,
+  auditId: string,
+  page: TPageRequest,
+): Promise<TPage<TFeedbackRow>> {
+  if (!isUuid(auditId)) return { rows: [], next: null };
+  const rows = await db
     .selectFrom('feedback')
     .selectAll()
+    .select(pageAt('feedback'))
     .where('audit_id', '=', auditId)
+    .where(afterKey('feedback', page.after, 'asc'))
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
+    .limit(page.limit + 1)
     .execute();
+  return toPage(rows, page.limit);
 }

@@ -1,13 +1,14 @@
-import type { DashboardRow } from '../schema';
+import type { TDashboardRow } from '../schema';
 import { isUuid } from './audit.repository';
-import { type DbOrTrx } from './expiry.sql';
+import { type TDbOrTrx } from './expiry.sql';
+import { afterKey, pageAt, toPage, type TPage, type TPageRequest } from './page.sql';
 
 /**
- * `dashboards` (DESIGN section 4): a user's saved dashboards, each pointing at a dataset.
+ * `dashboards` (docs/product.md#storage): a user's saved dashboards, each pointing at a dataset.
  */
 
 /** What {@link insertDashboard} stores. */
-export interface NewDashboardInput {
+export interface TNewDashboardInput {
   userId: string;
   name: string;
   appName: string;
@@ -19,9 +20,9 @@ export interface NewDashboardInput {
 
 /** Inserts a saved dashboard and returns the row. */
 export async function insertDashboard(
-  db: DbOrTrx,
-  input: NewDashboardInput,
-): Promise<DashboardRow> {
+  db: TDbOrTrx,
+  input: TNewDashboardInput,
+): Promise<TDashboardRow> {
   return db
     .insertInto('dashboards')
     .values({
@@ -36,23 +37,31 @@ export async function insertDashboard(
     .executeTakeFirstOrThrow();
 }
 
-/** `userId`'s dashboards, newest first. */
-export async function listDashboards(db: DbOrTrx, userId: string): Promise<DashboardRow[]> {
-  return db
+/** One page of `userId`'s dashboards, newest first. */
+export async function listDashboards(
+  db: TDbOrTrx,
+  userId: string,
+  page: TPageRequest,
+): Promise<TPage<TDashboardRow>> {
+  const rows = await db
     .selectFrom('dashboards')
     .selectAll()
+    .select(pageAt('dashboards'))
     .where('user_id', '=', userId)
+    .where(afterKey('dashboards', page.after, 'desc'))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
+    .limit(page.limit + 1)
     .execute();
+  return toPage(rows, page.limit);
 }
 
 /** `userId`'s dashboard `id`, or undefined when there is none of theirs. */
 export async function findDashboard(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   id: string,
   userId: string,
-): Promise<DashboardRow | undefined> {
+): Promise<TDashboardRow | undefined> {
   if (!isUuid(id)) return undefined;
   return db
     .selectFrom('dashboards')
@@ -63,7 +72,7 @@ export async function findDashboard(
 }
 
 /** Deletes `userId`'s dashboard `id`. Returns false when there is none (or it is someone else's). */
-export async function deleteDashboard(db: DbOrTrx, id: string, userId: string): Promise<boolean> {
+export async function deleteDashboard(db: TDbOrTrx, id: string, userId: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   const result = await db
     .deleteFrom('dashboards')

@@ -1,25 +1,30 @@
 import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
-import type { Db } from '../client';
+import type { TDb } from '../client';
 import { datasetCsvStream } from '../dataset-csv.writer';
 import type { TDatasetCell } from '../schema';
 import { isUuid } from './audit.repository';
-import { liveDataset, rowObject, SUMMARY_COLUMNS, type DatasetSummary } from './dataset.repository';
-import type { DbOrTrx } from './expiry.sql';
+import {
+  liveDataset,
+  rowObject,
+  SUMMARY_COLUMNS,
+  type TDatasetSummary,
+} from './dataset.repository';
+import type { TDbOrTrx } from './expiry.sql';
 
 /**
- * The rows of a live dataset (DESIGN section 3): as objects for chart-data and reports, as
- * arrays in chunks, and as the CSV download.
- * Every read treats a row whose `expires_at` has passed (PostgreSQL's clock, `now()`) as gone,
- * so an expired one answers "not found" before the hourly cleanup deletes it. Ids from URLs
- * that are not UUIDs read as "not found" instead of a cast error.
+ * The rows of a live dataset (docs/product.md#how-a-dashboard-is-built): as objects for chart-data
+ * and reports, as arrays in chunks, and as the CSV download. Every read treats a row whose
+ * `expires_at` has passed (PostgreSQL's clock, `now()`) as gone, so an expired one answers "not
+ * found" before the hourly cleanup deletes it. Ids from URLs that are not UUIDs read as "not found"
+ * instead of a cast error.
  */
 
 /** Chunks read per query when a dataset is streamed (the CSV download). */
 const READ_PAGE_CHUNKS = 8;
 
 /** A dataset's rows as objects (see {@link findLiveDatasetRows}). */
-export interface DatasetRows {
+export interface TDatasetRows {
   id: string;
   /** Column names in order. */
   headers: string[];
@@ -35,10 +40,10 @@ export interface DatasetRows {
  * else's). Read in one statement (the dataset and its chunks together).
  */
 export async function findLiveDatasetRows(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   id: string,
   userId: string,
-): Promise<DatasetRows | null> {
+): Promise<TDatasetRows | null> {
   if (!isUuid(id)) return null;
   const found = await db
     .selectFrom('datasets as d')
@@ -67,7 +72,7 @@ export async function findLiveDatasetRows(
  * @throws Error when the rows read are not `expectedRows` (the dataset was deleted meanwhile).
  */
 export async function* datasetRowArrays(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   id: string,
   expectedRows: number,
   pageChunks = READ_PAGE_CHUNKS,
@@ -96,7 +101,7 @@ export async function* datasetRowArrays(
 }
 
 /** The download of a dataset (see {@link findLiveDatasetCsv}). */
-export interface DatasetCsv {
+export interface TDatasetCsv {
   id: string;
   app_name: string | null;
   territory: string | null;
@@ -115,10 +120,10 @@ export interface DatasetCsv {
  * is consumed: the same bytes the merge worker's `writeProcessedCsv` gives for the dataset.
  */
 export async function findLiveDatasetCsv(
-  db: Db,
+  db: TDb,
   id: string,
   userId: string,
-): Promise<DatasetCsv | null> {
+): Promise<TDatasetCsv | null> {
   if (!isUuid(id)) return null;
   const found = await liveDataset(db, id, userId)
     .select(['id', 'app_name', 'territory', 'headers', 'total_rows'])
@@ -134,8 +139,8 @@ export async function findLiveDatasetCsv(
 }
 
 /** A dataset found by its merge key, with its first rows (see {@link findLiveDatasetByMergeKey}). */
-export interface DatasetWithPreview {
-  summary: DatasetSummary;
+export interface TDatasetWithPreview {
+  summary: TDatasetSummary;
   /** The first rows (at most the number asked), keyed by header like {@link findLiveDatasetRows}. */
   preview: Record<string, unknown>[];
 }
@@ -145,11 +150,11 @@ export interface DatasetWithPreview {
  * The merge worker answers a job that runs again with it, without merging again.
  */
 export async function findLiveDatasetByMergeKey(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   mergeKey: string,
   userId: string,
   previewRows: number,
-): Promise<DatasetWithPreview | null> {
+): Promise<TDatasetWithPreview | null> {
   const summary = await db
     .selectFrom('datasets')
     .select(SUMMARY_COLUMNS)

@@ -1,16 +1,16 @@
 import { sql, type Insertable } from 'kysely';
-import type { Db } from '../client';
-import type { DatasetChunkTable, DatasetRow, TDatasetCell } from '../schema';
+import type { TDb } from '../client';
+import type { TDatasetChunkTable, TDatasetRow, TDatasetCell } from '../schema';
 import { isUuid } from './audit.repository';
-import { type DbOrTrx, expiresIn } from './expiry.sql';
+import { type TDbOrTrx, expiresIn } from './expiry.sql';
 
 /**
- * `datasets` and their `dataset_chunks` (DESIGN sections 3 and 4): storing a merged dataset,
- * reading its summary, and deleting expired datasets and uploads. Its rows are read by
- * `dataset-rows.repository.ts`.
- * Every read treats a row whose `expires_at` has passed (PostgreSQL's clock, `now()`) as gone,
- * so an expired one answers "not found" before the hourly cleanup deletes it. Ids from URLs
- * that are not UUIDs read as "not found" instead of a cast error.
+ * `datasets` and their `dataset_chunks` (docs/product.md#how-a-dashboard-is-built and #storage):
+ * storing a merged dataset, reading its summary, and deleting expired datasets and uploads. Its
+ * rows are read by `dataset-rows.repository.ts`. Every read treats a row whose `expires_at` has
+ * passed (PostgreSQL's clock, `now()`) as gone, so an expired one answers "not found" before the
+ * hourly cleanup deletes it. Ids from URLs that are not UUIDs read as "not found" instead of a cast
+ * error.
  */
 
 /**
@@ -32,8 +32,8 @@ export interface TDatasetRowsChunk {
   lastDay: string | null;
 }
 
-/** What {@link storeDataset} stores: one merged dataset (DESIGN section 3 point 2). */
-export interface NewDatasetInput {
+/** What {@link storeDataset} stores: one merged dataset (docs/product.md#merging-exports). */
+export interface TNewDatasetInput {
   userId: string;
   appName: string | null;
   territory: string | null;
@@ -60,7 +60,7 @@ export interface NewDatasetInput {
 }
 
 /** What {@link storeDataset} answers. */
-export interface StoredDataset {
+export interface TStoredDataset {
   /** The dataset id (the client's downloadId). */
   id: string;
   expiresAt: Date;
@@ -80,7 +80,7 @@ export interface StoredDataset {
  * @throws RangeError for a bad `ttlDays`.
  * @throws Error when `mergeKey` names another user's dataset.
  */
-export async function storeDataset(db: Db, input: NewDatasetInput): Promise<StoredDataset> {
+export async function storeDataset(db: TDb, input: TNewDatasetInput): Promise<TStoredDataset> {
   const expiresAt = expiresIn(input.ttlDays);
   const mergeKey = input.mergeKey ?? null;
   return db.transaction().execute(async (trx) => {
@@ -119,7 +119,7 @@ export async function storeDataset(db: Db, input: NewDatasetInput): Promise<Stor
 
     let seq = 0;
     let totalRows = 0;
-    let batch: Insertable<DatasetChunkTable>[] = [];
+    let batch: Insertable<TDatasetChunkTable>[] = [];
     let batchChars = 0;
     // One INSERT runs in PostgreSQL while the next batch is built here.
     const running: { insert: Promise<unknown> | null } = { insert: null };
@@ -172,8 +172,8 @@ export async function storeDataset(db: Db, input: NewDatasetInput): Promise<Stor
 }
 
 /** A dataset without its rows. */
-export type DatasetSummary = Pick<
-  DatasetRow,
+export type TDatasetSummary = Pick<
+  TDatasetRow,
   | 'id'
   | 'user_id'
   | 'app_name'
@@ -204,7 +204,7 @@ export const SUMMARY_COLUMNS = [
  * The select of `userId`'s dataset `id` while it is live (`expires_at` in the future), for the
  * caller to pick columns from; a non-UUID id matches nothing.
  */
-export function liveDataset(db: DbOrTrx, id: string, userId: string) {
+export function liveDataset(db: TDbOrTrx, id: string, userId: string) {
   return db
     .selectFrom('datasets')
     .where('id', '=', id)
@@ -221,17 +221,17 @@ export function rowObject(headers: readonly string[], values: readonly TDatasetC
 
 /** `userId`'s live dataset `id` without its rows, or null (missing, expired or someone else's). */
 export async function findLiveDataset(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   id: string,
   userId: string,
-): Promise<DatasetSummary | null> {
+): Promise<TDatasetSummary | null> {
   if (!isUuid(id)) return null;
   const row = await liveDataset(db, id, userId).select(SUMMARY_COLUMNS).executeTakeFirst();
   return row ?? null;
 }
 
 /** Rows deleted by {@link deleteExpiredAnalytics}. */
-export interface ExpiredDeletion {
+export interface TExpiredDeletion {
   datasets: number;
   /** Uploads deleted with their dataset (cascade) or on their own expiry. */
   uploads: number;
@@ -240,9 +240,9 @@ export interface ExpiredDeletion {
 /**
  * Deletes expired datasets (their uploads go with them: `on delete cascade`) and expired
  * uploads that were never merged, `batchSize` rows per statement so no statement holds locks
- * or runs long on a big backlog (DESIGN section 3 point 3).
+ * or runs long on a big backlog (docs/product.md#reading-datasets).
  */
-export async function deleteExpiredAnalytics(db: Db, batchSize = 200): Promise<ExpiredDeletion> {
+export async function deleteExpiredAnalytics(db: TDb, batchSize = 200): Promise<TExpiredDeletion> {
   if (!Number.isInteger(batchSize) || batchSize < 1)
     throw new RangeError('batchSize must be a whole number >= 1');
   let datasets = 0;

@@ -1,5 +1,5 @@
-import type { Db } from '../client';
-import type { DocumentRow } from '../schema';
+import type { TDb } from '../client';
+import type { TDocumentRow } from '../schema';
 
 /** What identifies a document: its owner, what it shows and which of those. */
 export interface TDocumentKey {
@@ -9,7 +9,7 @@ export interface TDocumentKey {
 }
 
 /** The stored PDF of `key`, or undefined when none was rendered yet. */
-export async function findDocument(db: Db, key: TDocumentKey): Promise<DocumentRow | undefined> {
+export async function findDocument(db: TDb, key: TDocumentKey): Promise<TDocumentRow | undefined> {
   return db
     .selectFrom('documents')
     .selectAll()
@@ -21,7 +21,7 @@ export async function findDocument(db: Db, key: TDocumentKey): Promise<DocumentR
 
 /** Stores (or replaces) the PDF of `key` rendered from `version`. */
 export async function upsertDocument(
-  db: Db,
+  db: TDb,
   key: TDocumentKey,
   input: { version: string; fileName: string; pdf: Buffer; pages: number },
 ): Promise<void> {

@@ -1,9 +1,9 @@
 import { sql, type Transaction } from 'kysely';
-import type { Db } from '../client';
-import type { Database } from '../schema';
+import type { TDb } from '../client';
+import type { TDatabase } from '../schema';
 
 /** A pool or an open transaction: repository functions run on either. */
-export type DbOrTrx = Db | Transaction<Database>;
+export type TDbOrTrx = TDb | Transaction<TDatabase>;
 
 /** Seconds in a day: TTLs are given in (possibly fractional) days. */
 const DAY_SECONDS = 86_400;

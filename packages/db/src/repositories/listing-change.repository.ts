@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Db } from '../client';
-import type { AppSnapshotRow, ListingChangeRow } from '../schema';
-import type { DbOrTrx } from './expiry.sql';
+import type { TDb } from '../client';
+import type { TAppSnapshotRow, TListingChangeRow } from '../schema';
+import type { TDbOrTrx } from './expiry.sql';
 
 /**
  * `listing_changes`: the history of a listing as the fields that differ between each snapshot
@@ -11,7 +11,7 @@ import type { DbOrTrx } from './expiry.sql';
  */
 
 /** One detected change of a snapshot, for {@link insertListingChanges}. */
-export interface NewListingChange {
+export interface TNewListingChange {
   field: string;
   before: unknown;
   after: unknown;
@@ -25,7 +25,7 @@ export interface NewListingChange {
  * each with the one before it.
  */
 export async function lockListing(
-  trx: DbOrTrx,
+  trx: TDbOrTrx,
   appId: string,
   storefront: string,
   language: string | null,
@@ -39,9 +39,9 @@ export async function lockListing(
  * `(fetched_at, id)`), or null when it is the first.
  */
 export async function findPreviousSnapshot(
-  db: DbOrTrx,
-  snapshot: Pick<AppSnapshotRow, 'id' | 'app_id' | 'storefront' | 'language' | 'fetched_at'>,
-): Promise<AppSnapshotRow | null> {
+  db: TDbOrTrx,
+  snapshot: Pick<TAppSnapshotRow, 'id' | 'app_id' | 'storefront' | 'language' | 'fetched_at'>,
+): Promise<TAppSnapshotRow | null> {
   return (
     (await db
       .selectFrom('app_snapshots')
@@ -62,11 +62,11 @@ export async function findPreviousSnapshot(
  * change already stored for the snapshot and field is kept). Returns the rows inserted.
  */
 export async function insertListingChanges(
-  db: DbOrTrx,
-  snapshot: Pick<AppSnapshotRow, 'id' | 'app_id' | 'storefront' | 'language' | 'fetched_at'>,
-  previous: Pick<AppSnapshotRow, 'id' | 'fetched_at'>,
-  changes: readonly NewListingChange[],
-): Promise<ListingChangeRow[]> {
+  db: TDbOrTrx,
+  snapshot: Pick<TAppSnapshotRow, 'id' | 'app_id' | 'storefront' | 'language' | 'fetched_at'>,
+  previous: Pick<TAppSnapshotRow, 'id' | 'fetched_at'>,
+  changes: readonly TNewListingChange[],
+): Promise<TListingChangeRow[]> {
   if (changes.length === 0) return [];
   return db
     .insertInto('listing_changes')
@@ -95,12 +95,12 @@ export async function insertListingChanges(
  * snapshot first (then by id, the detection order), at most `limit` (default 1,000).
  */
 export async function listListingChanges(
-  db: Db,
+  db: TDb,
   appId: string,
   storefront: string,
   language: string | null,
   limit = 1_000,
-): Promise<ListingChangeRow[]> {
+): Promise<TListingChangeRow[]> {
   return db
     .selectFrom('listing_changes')
     .selectAll()
@@ -114,7 +114,7 @@ export async function listListingChanges(
 }
 
 /** What a history shows of a snapshot: its columns and the listing fields charted over time. */
-export interface SnapshotSummaryRow {
+export interface TSnapshotSummaryRow {
   id: string;
   fetchedAt: Date;
   appName: string | null;
@@ -132,12 +132,12 @@ export interface SnapshotSummaryRow {
  * latest `limit` (default 400, more than a year of daily reads), without their full listings.
  */
 export async function listSnapshotSummaries(
-  db: Db,
+  db: TDb,
   appId: string,
   storefront: string,
   language: string | null,
   limit = 400,
-): Promise<SnapshotSummaryRow[]> {
+): Promise<TSnapshotSummaryRow[]> {
   const rows = await db
     .selectFrom('app_snapshots')
     .select([

@@ -1,20 +1,20 @@
 import { sql } from 'kysely';
-import type { Db } from '../client';
-import type { DbOrTrx } from './expiry.sql';
-import type { AppSnapshotRow } from '../schema';
+import type { TDb } from '../client';
+import type { TDbOrTrx } from './expiry.sql';
+import type { TAppSnapshotRow } from '../schema';
 
 /**
- * `app_snapshots` (DESIGN section 2 point 4, section 4): every successful scrape of one app in
- * one storefront is a new row, so the table is both the scraper's cache (the latest reusable
- * row younger than the cache TTL is reused) and the app's history (consecutive rows of one page
+ * `app_snapshots` (docs/product.md#scrape-steps and #storage): every successful scrape of one app
+ * in one storefront is a new row, so the table is both the scraper's cache (the latest reusable row
+ * younger than the cache TTL is reused) and the app's history (consecutive rows of one page
  * language are compared field by field with `detectListingChanges` of @aso/appstore, see
- * listing-change.repository). Rows are read newest first by
- * `(fetched_at desc, id desc)`, the order of the `app_snapshots_lookup_idx` index; the id breaks
- * ties between scrapes stored within the same microsecond.
+ * listing-change.repository). Rows are read newest first by `(fetched_at desc, id desc)`, the order
+ * of the `app_snapshots_lookup_idx` index; the id breaks ties between scrapes stored within the
+ * same microsecond.
  */
 
 /** What {@link insertSnapshot} stores. */
-export interface NewSnapshotInput {
+export interface TNewSnapshotInput {
   /** App id (digits). */
   appId: string;
   /** Two-letter storefront, lower case. */
@@ -33,9 +33,9 @@ export interface NewSnapshotInput {
 
 /** Inserts one snapshot (a new history row; nothing is overwritten) and returns the row. */
 export async function insertSnapshot(
-  db: DbOrTrx,
-  input: NewSnapshotInput,
-): Promise<AppSnapshotRow> {
+  db: TDbOrTrx,
+  input: TNewSnapshotInput,
+): Promise<TAppSnapshotRow> {
   return db
     .insertInto('app_snapshots')
     .values({
@@ -58,11 +58,11 @@ export async function insertSnapshot(
  * scraper's `cache_check` (`APP_CACHE_TTL`, default 24 h).
  */
 export async function findFreshSnapshot(
-  db: Db,
+  db: TDb,
   appId: string,
   storefront: string,
   maxAgeSeconds: number,
-): Promise<AppSnapshotRow | null> {
+): Promise<TAppSnapshotRow | null> {
   if (!(maxAgeSeconds > 0)) return null;
   return (
     (await db
@@ -84,11 +84,11 @@ export async function findFreshSnapshot(
  * 50): the app's listing history.
  */
 export async function listSnapshotHistory(
-  db: Db,
+  db: TDb,
   appId: string,
   storefront: string,
   limit = 50,
-): Promise<AppSnapshotRow[]> {
+): Promise<TAppSnapshotRow[]> {
   return db
     .selectFrom('app_snapshots')
     .selectAll()
@@ -101,10 +101,10 @@ export async function listSnapshotHistory(
 }
 
 /** The latest two snapshots of an app, for `diffListings(previous.listing, latest.listing)`. */
-export interface SnapshotPair {
-  latest: AppSnapshotRow;
+export interface TSnapshotPair {
+  latest: TAppSnapshotRow;
   /** The snapshot before `latest`; null when only one is stored. */
-  previous: AppSnapshotRow | null;
+  previous: TAppSnapshotRow | null;
 }
 
 /**
@@ -112,10 +112,10 @@ export interface SnapshotPair {
  * between the last two scrapes), or null when none is stored.
  */
 export async function findLatestSnapshotPair(
-  db: Db,
+  db: TDb,
   appId: string,
   storefront: string,
-): Promise<SnapshotPair | null> {
+): Promise<TSnapshotPair | null> {
   const [latest, previous] = await listSnapshotHistory(db, appId, storefront, 2);
   return latest ? { latest, previous: previous ?? null } : null;
 }
@@ -127,7 +127,7 @@ export async function findLatestSnapshotPair(
  * and changes are never deleted by a cache clear). Returns how many cached snapshots were
  * retired (0 when none was reusable).
  */
-export async function retireSnapshotsForApp(db: Db, appId: string): Promise<number> {
+export async function retireSnapshotsForApp(db: TDb, appId: string): Promise<number> {
   const res = await db
     .updateTable('app_snapshots')
     .set({ reusable: false })
@@ -139,10 +139,10 @@ export async function retireSnapshotsForApp(db: Db, appId: string): Promise<numb
 
 /** Snapshot `id` of app `appId` (any storefront), or null. */
 export async function findSnapshot(
-  db: Db,
+  db: TDb,
   appId: string,
   id: string,
-): Promise<AppSnapshotRow | null> {
+): Promise<TAppSnapshotRow | null> {
   return (
     (await db
       .selectFrom('app_snapshots')

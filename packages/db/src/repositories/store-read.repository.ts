@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../client';
+import type { TDb } from '../client';
 
 /**
  * `store_reads`: the drift alarm of the store reader. The scraper records every store read of
@@ -8,7 +8,7 @@ import type { Db } from '../client';
  */
 
 /** What {@link insertStoreRead} stores. */
-export interface NewStoreReadInput {
+export interface TNewStoreReadInput {
   appId: string;
   storefront: string;
   appName: string | null;
@@ -31,7 +31,7 @@ export const STORE_READS_KEPT_DAYS = 30;
  * Stores one store read, and deletes the reads older than {@link STORE_READS_KEPT_DAYS} days
  * (an index range on `read_at`: usually nothing), so the table stays bounded.
  */
-export async function insertStoreRead(db: Db, input: NewStoreReadInput): Promise<void> {
+export async function insertStoreRead(db: TDb, input: TNewStoreReadInput): Promise<void> {
   await db
     .insertInto('store_reads')
     .values({
@@ -52,7 +52,7 @@ export async function insertStoreRead(db: Db, input: NewStoreReadInput): Promise
 }
 
 /** The store data health of a period (see {@link readStoreHealth}). */
-export interface StoreHealthRows {
+export interface TStoreHealthRows {
   since: Date;
   reads: number;
   byLayout: Array<{ layout: string; reads: number }>;
@@ -76,9 +76,9 @@ export interface StoreHealthRows {
  * layout carries it, and the latest `failures` (default 10) reads that failed, newest first.
  */
 export async function readStoreHealth(
-  db: Db,
+  db: TDb,
   opts: { hours?: number; failures?: number } = {},
-): Promise<StoreHealthRows> {
+): Promise<TStoreHealthRows> {
   const hours = opts.hours ?? 24;
   const since = sql<Date>`now() - make_interval(hours => ${hours})`;
   const [{ since: sinceAt } = { since: new Date() }] = (

@@ -1,21 +1,21 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { isUuid } from './audit.repository';
-import { type DbOrTrx, expiresIn } from './expiry.sql';
+import { type TDbOrTrx, expiresIn } from './expiry.sql';
 
 /**
- * `uploads` (DESIGN sections 3 and 4): uploaded export files, stored until their dataset's
- * merge is done and they expire.
- * Every read treats a row whose `expires_at` has passed (PostgreSQL's clock, `now()`) as gone,
- * so an expired one answers "not found" before the hourly cleanup deletes it. Ids from URLs
- * that are not UUIDs read as "not found" instead of a cast error.
+ * `uploads` (docs/product.md#how-a-dashboard-is-built and #storage): uploaded export files, stored
+ * until their dataset's merge is done and they expire. Every read treats a row whose `expires_at`
+ * has passed (PostgreSQL's clock, `now()`) as gone, so an expired one answers "not found" before
+ * the hourly cleanup deletes it. Ids from URLs that are not UUIDs read as "not found" instead of a
+ * cast error.
  */
 
-/** Multipart field of an upload (spec section 7). */
+/** Multipart field of an upload (docs/product.md#api-calls). */
 export type TUploadFieldName = 'conversionCSV' | 'redownloadsCSV';
 
 /** What {@link insertUpload} stores. */
-export interface NewUploadInput {
+export interface TNewUploadInput {
   userId: string;
   field: TUploadFieldName;
   /** File name as the browser sent it. */
@@ -27,7 +27,7 @@ export interface NewUploadInput {
 }
 
 /** Inserts one uploaded file and returns its id. @throws RangeError for a bad `ttlDays`. */
-export async function insertUpload(db: DbOrTrx, input: NewUploadInput): Promise<string> {
+export async function insertUpload(db: TDbOrTrx, input: TNewUploadInput): Promise<string> {
   const row = await db
     .insertInto('uploads')
     .values({
@@ -56,8 +56,8 @@ export function contentSha256(content: Buffer): string {
  * into the same dataset.
  */
 export async function findRecentSameUpload(
-  db: DbOrTrx,
-  input: Omit<NewUploadInput, 'ttlDays'> & { withinMs: number },
+  db: TDbOrTrx,
+  input: Omit<TNewUploadInput, 'ttlDays'> & { withinMs: number },
 ): Promise<string | null> {
   const row = await db
     .selectFrom('uploads')
@@ -80,7 +80,7 @@ export async function findRecentSameUpload(
  * sent later is a new upload. Returns the count.
  */
 export async function markUploadsAnswered(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   userId: string,
   ids: readonly string[],
 ): Promise<number> {
@@ -97,7 +97,7 @@ export async function markUploadsAnswered(
 
 /** Deletes `userId`'s uploads with these ids (a refused or abandoned upload). Returns the count. */
 export async function deleteUploads(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   userId: string,
   ids: readonly string[],
 ): Promise<number> {
@@ -112,7 +112,7 @@ export async function deleteUploads(
 }
 
 /** An upload's metadata (no bytes). */
-export interface UploadInfo {
+export interface TUploadInfo {
   id: string;
   field: TUploadFieldName;
   filename: string;
@@ -121,10 +121,10 @@ export interface UploadInfo {
 
 /** `userId`'s live (unexpired) upload `id` without its bytes, or null. */
 export async function findLiveUpload(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   id: string,
   userId: string,
-): Promise<UploadInfo | null> {
+): Promise<TUploadInfo | null> {
   if (!isUuid(id)) return null;
   const row = await db
     .selectFrom('uploads')
@@ -147,7 +147,7 @@ export async function findLiveUpload(
  * @throws RangeError for a negative `offset` or a `length` below 1.
  */
 export async function readUploadSlice(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   id: string,
   userId: string,
   offset: number,

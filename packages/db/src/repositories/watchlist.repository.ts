@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
-import type { Db } from '../client';
-import type { WatchTargetRow } from '../schema';
-import type { DbOrTrx } from './expiry.sql';
+import type { TDb } from '../client';
+import type { TWatchTargetRow } from '../schema';
+import type { TDbOrTrx } from './expiry.sql';
+import { afterKey, pageAt, toPage, type TPage, type TPageRequest } from './page.sql';
 
 /**
  * The watchlist: `watch_targets` (one row per watched app, storefront and page language,
@@ -11,7 +12,7 @@ import type { DbOrTrx } from './expiry.sql';
  */
 
 /** A user's watched listing joined with its target. */
-export interface WatchItemView {
+export interface TWatchItemView {
   id: string;
   userId: string;
   targetId: string;
@@ -28,7 +29,7 @@ export interface WatchItemView {
   lastChangeAt: Date | null;
 }
 
-function itemsQuery(db: DbOrTrx) {
+function itemsQuery(db: TDbOrTrx) {
   return db
     .selectFrom('watch_items as i')
     .innerJoin('watch_targets as t', 't.id', 'i.target_id')
@@ -51,7 +52,7 @@ function itemsQuery(db: DbOrTrx) {
 }
 
 /** What {@link watchListing} stores. */
-export interface WatchInput {
+export interface TWatchInput {
   userId: string;
   appId: string;
   storefront: string;
@@ -70,8 +71,8 @@ export interface WatchInput {
 }
 
 /** What {@link watchListing} did. */
-export type WatchOutcome =
-  { status: 'created' | 'updated'; item: WatchItemView; newTarget: boolean } | { status: 'full' };
+export type TWatchOutcome =
+  { status: 'created' | 'updated'; item: TWatchItemView; newTarget: boolean } | { status: 'full' };
 
 /**
  * Watches a listing for a user: finds or creates its target (with the name and icon of the
@@ -80,7 +81,7 @@ export type WatchOutcome =
  * `maxPerUser`; the user's row is locked meanwhile, so two requests at once cannot both pass
  * the count.
  */
-export async function watchListing(db: Db, input: WatchInput): Promise<WatchOutcome> {
+export async function watchListing(db: TDb, input: TWatchInput): Promise<TWatchOutcome> {
   return db.transaction().execute(async (trx) => {
     await trx.selectFrom('users').select('id').where('id', '=', input.userId).forUpdate().execute();
     const existing = await findTarget(trx, input.appId, input.storefront, input.language);
@@ -151,7 +152,12 @@ export async function watchListing(db: Db, input: WatchInput): Promise<WatchOutc
   });
 }
 
-async function findTarget(db: DbOrTrx, appId: string, storefront: string, language: string | null) {
+async function findTarget(
+  db: TDbOrTrx,
+  appId: string,
+  storefront: string,
+  language: string | null,
+) {
   return db
     .selectFrom('watch_targets')
     .selectAll()
@@ -161,21 +167,42 @@ async function findTarget(db: DbOrTrx, appId: string, storefront: string, langua
     .executeTakeFirst();
 }
 
-/** A user's watched listings, newest first. */
-export async function listWatchItems(db: Db, userId: string): Promise<WatchItemView[]> {
+/**
+ * Every watched listing of a user, newest first: at most `WATCHLIST_MAX_PER_USER` by
+ * construction (the insert is counted), for code that needs them all (a keyword gap's
+ * competitors). Lists shown to the user are paged: {@link listWatchItemsPage}.
+ */
+export async function listWatchItems(db: TDb, userId: string): Promise<TWatchItemView[]> {
   return itemsQuery(db)
     .where('i.user_id', '=', userId)
     .orderBy('i.created_at', 'desc')
-    .orderBy('i.id')
+    .orderBy('i.id', 'desc')
     .execute();
+}
+
+/** One page of a user's watched listings, newest first. */
+export async function listWatchItemsPage(
+  db: TDb,
+  userId: string,
+  page: TPageRequest,
+): Promise<TPage<TWatchItemView>> {
+  const rows = await itemsQuery(db)
+    .select(pageAt('i'))
+    .where('i.user_id', '=', userId)
+    .where(afterKey('i', page.after, 'desc'))
+    .orderBy('i.created_at', 'desc')
+    .orderBy('i.id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  return toPage(rows, page.limit);
 }
 
 /** The user's item `id`, or null (also for anyone else's item). */
 export async function findWatchItem(
-  db: Db,
+  db: TDb,
   userId: string,
   id: string,
-): Promise<WatchItemView | null> {
+): Promise<TWatchItemView | null> {
   return (
     (await itemsQuery(db)
       .where('i.user_id', '=', userId)
@@ -189,11 +216,11 @@ export async function findWatchItem(
  * oldest), or null when the user does not watch it.
  */
 export async function findWatchItemForApp(
-  db: Db,
+  db: TDb,
   userId: string,
   appId: string,
   storefront: string,
-): Promise<WatchItemView | null> {
+): Promise<TWatchItemView | null> {
   return (
     (await itemsQuery(db)
       .where('i.user_id', '=', userId)
@@ -210,7 +237,7 @@ export async function findWatchItemForApp(
  * Deletes the user's item `id`, and its target when nobody else watches it. Returns false when
  * the user has no such item.
  */
-export async function unwatchListing(db: Db, userId: string, id: string): Promise<boolean> {
+export async function unwatchListing(db: TDb, userId: string, id: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const gone = await trx
       .deleteFrom('watch_items')
@@ -235,7 +262,7 @@ export async function unwatchListing(db: Db, userId: string, id: string): Promis
 }
 
 /** Target `id`, or null when nobody watches it any more. */
-export async function findWatchTarget(db: DbOrTrx, id: string): Promise<WatchTargetRow | null> {
+export async function findWatchTarget(db: TDbOrTrx, id: string): Promise<TWatchTargetRow | null> {
   return (
     (await db.selectFrom('watch_targets').selectAll().where('id', '=', id).executeTakeFirst()) ??
     null
@@ -244,11 +271,11 @@ export async function findWatchTarget(db: DbOrTrx, id: string): Promise<WatchTar
 
 /** The target of app `appId` in `storefront` and page language `language`, or null. */
 export async function findWatchTargetOf(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   appId: string,
   storefront: string,
   language: string | null,
-): Promise<WatchTargetRow | null> {
+): Promise<TWatchTargetRow | null> {
   return (await findTarget(db, appId, storefront, language)) ?? null;
 }
 
@@ -260,7 +287,7 @@ export async function findWatchTargetOf(
  * they had (epoch ms, the job id's tag).
  */
 export async function claimDueTargets(
-  db: Db,
+  db: TDb,
   limit: number,
   leaseSeconds: number,
 ): Promise<Array<{ id: string; dueAt: Date }>> {
@@ -281,7 +308,7 @@ export async function claimDueTargets(
 }
 
 /** How a read of a target went, for {@link recordTargetRead}. */
-export interface TargetReadOutcome {
+export interface TTargetReadOutcome {
   /** Null after a successful read; otherwise the user-facing reason it failed for good. */
   error: string | null;
   /** When the target is next due (the interval with jitter from now). */
@@ -296,9 +323,9 @@ export interface TargetReadOutcome {
  * after a successful read the name and icon of its snapshot.
  */
 export async function recordTargetRead(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   id: string,
-  outcome: TargetReadOutcome,
+  outcome: TTargetReadOutcome,
 ): Promise<void> {
   await db
     .updateTable('watch_targets')
@@ -314,7 +341,7 @@ export async function recordTargetRead(
 }
 
 /** A user who watches a target, with their item (for notifications and webhooks). */
-export interface TargetWatcher {
+export interface TTargetWatcher {
   userId: string;
   itemId: string;
   role: 'mine' | 'competitor';
@@ -325,11 +352,11 @@ export interface TargetWatcher {
 
 /** Everyone watching app `appId` in `storefront` and page language `language`. */
 export async function listTargetWatchers(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   appId: string,
   storefront: string,
   language: string | null,
-): Promise<TargetWatcher[]> {
+): Promise<TTargetWatcher[]> {
   return db
     .selectFrom('watch_items as i')
     .innerJoin('watch_targets as t', 't.id', 'i.target_id')
@@ -349,7 +376,7 @@ export async function listTargetWatchers(
 }
 
 /** How many targets are watched (the scheduler's load). */
-export async function countWatchTargets(db: Db): Promise<number> {
+export async function countWatchTargets(db: TDb): Promise<number> {
   const { n } = await db
     .selectFrom('watch_targets')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -363,7 +390,7 @@ export async function countWatchTargets(db: Db): Promise<number> {
  * app name and icon.
  */
 export async function markTargetChanged(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   key: { appId: string; storefront: string; language: string | null },
   at: Date,
 ): Promise<void> {

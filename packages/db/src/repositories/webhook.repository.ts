@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Db } from '../client';
-import type { WebhookDeliveryRow, WebhookRow } from '../schema';
-import type { DbOrTrx } from './expiry.sql';
+import type { TDb } from '../client';
+import type { TWebhookDeliveryRow, TWebhookRow } from '../schema';
+import type { TDbOrTrx } from './expiry.sql';
 
 /**
  * `webhooks` (one per user: URL and signing secret) and `webhook_deliveries` (each event to
@@ -13,7 +13,7 @@ import type { DbOrTrx } from './expiry.sql';
 const DELIVERY_KEEP_DAYS = 30;
 
 /** The user's webhook, or null. */
-export async function findWebhook(db: DbOrTrx, userId: string): Promise<WebhookRow | null> {
+export async function findWebhook(db: TDbOrTrx, userId: string): Promise<TWebhookRow | null> {
   return (
     (await db
       .selectFrom('webhooks')
@@ -28,12 +28,12 @@ export async function findWebhook(db: DbOrTrx, userId: string): Promise<WebhookR
  * unless `rotate`. Returns the row and whether its secret is new (only then is it shown).
  */
 export async function upsertWebhook(
-  db: Db,
+  db: TDb,
   userId: string,
   url: string,
   secret: string,
   rotate = false,
-): Promise<{ webhook: WebhookRow; secretIsNew: boolean }> {
+): Promise<{ webhook: TWebhookRow; secretIsNew: boolean }> {
   const row = await db
     .insertInto('webhooks')
     .values({ user_id: userId, url, secret })
@@ -50,7 +50,7 @@ export async function upsertWebhook(
 }
 
 /** Deletes the user's webhook and its deliveries; false when none was set. */
-export async function deleteWebhook(db: Db, userId: string): Promise<boolean> {
+export async function deleteWebhook(db: TDb, userId: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     await trx.deleteFrom('webhook_deliveries').where('user_id', '=', userId).execute();
     const res = await trx.deleteFrom('webhooks').where('user_id', '=', userId).executeTakeFirst();
@@ -60,7 +60,7 @@ export async function deleteWebhook(db: Db, userId: string): Promise<boolean> {
 
 /** Stores one event to deliver to the user's webhook (status `pending`) and returns its id. */
 export async function insertWebhookDelivery(
-  db: DbOrTrx,
+  db: TDbOrTrx,
   userId: string,
   event: Record<string, unknown> & { id: string },
 ): Promise<string> {
@@ -84,7 +84,7 @@ export async function insertWebhookDelivery(
  * id it still holds, and the handler skips a delivery that is no longer pending.
  */
 export async function listStrandedWebhookDeliveries(
-  db: Db,
+  db: TDb,
   olderThanMs: number,
   limit: number,
 ): Promise<string[]> {
@@ -101,9 +101,9 @@ export async function listStrandedWebhookDeliveries(
 
 /** Delivery `id` with the webhook it goes to (null when the user removed the webhook). */
 export async function findWebhookDelivery(
-  db: Db,
+  db: TDb,
   id: string,
-): Promise<{ delivery: WebhookDeliveryRow; webhook: WebhookRow | null } | null> {
+): Promise<{ delivery: TWebhookDeliveryRow; webhook: TWebhookRow | null } | null> {
   const delivery = await db
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -115,7 +115,7 @@ export async function findWebhookDelivery(
 
 /** Records one attempt of delivery `id`: delivered, or its error (`failed` once no try is left). */
 export async function recordWebhookAttempt(
-  db: Db,
+  db: TDb,
   id: string,
   outcome: { status: 'pending' | 'delivered' | 'failed'; error: string | null },
 ): Promise<void> {
@@ -133,10 +133,10 @@ export async function recordWebhookAttempt(
 
 /** The user's latest `limit` deliveries (default 10), newest first. */
 export async function listWebhookDeliveries(
-  db: Db,
+  db: TDb,
   userId: string,
   limit = 10,
-): Promise<WebhookDeliveryRow[]> {
+): Promise<TWebhookDeliveryRow[]> {
   return db
     .selectFrom('webhook_deliveries')
     .selectAll()

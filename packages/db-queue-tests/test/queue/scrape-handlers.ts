@@ -1,4 +1,4 @@
-import type { JobHandler, QueueHandlers } from '../src/worker';
+import type { TJobHandler, TQueueHandlers } from '@aso/queue';
 
 const notUsed = (name: string) => async () => {
   throw new Error(`no ${name} job is added by this test`);
@@ -8,10 +8,11 @@ const notUsed = (name: string) => async () => {
  * The handlers of every job of the `scrape` queue for a test that adds only `scrape` jobs:
  * `scrape` runs `handler`; the watch jobs, which the test never adds, throw.
  */
-export function scrapeOnly(handler: JobHandler<'scrape'>): QueueHandlers<'scrape'> {
+export function scrapeOnly(handler: TJobHandler<'scrape'>): TQueueHandlers<'scrape'> {
   return {
     scrape: handler,
     'watch-read': notUsed('watch-read'),
     'watch-round': notUsed('watch-round'),
+    'keyword-round': notUsed('keyword-round'),
   };
 }

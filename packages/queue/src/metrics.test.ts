@@ -24,7 +24,7 @@ describe('createServiceMetrics', () => {
     }
   });
 
-  it('declares the job and queue metrics of the README with their types', async () => {
+  it('declares the job and queue metrics of docs/OPERATIONS.md with their types', async () => {
     const [, body] = await createServiceMetrics({
       service: 'unit',
       defaultMetrics: false,
@@ -33,7 +33,7 @@ describe('createServiceMetrics', () => {
     expect(body).toContain(`# TYPE ${METRIC_PREFIX}jobs_failed_total counter`);
     expect(body).toContain(`# TYPE ${METRIC_PREFIX}job_duration_seconds histogram`);
     expect(body).toContain(`# TYPE ${METRIC_PREFIX}queue_jobs gauge`);
-    expect(MEASURED_JOB_STATES).toEqual(['waiting', 'active', 'delayed', 'failed']);
+    expect(MEASURED_JOB_STATES).toEqual(['waiting', 'prioritized', 'active', 'delayed', 'failed']);
     expect(body).not.toContain('process_cpu_user_seconds_total');
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, vi } from 'vitest';
 import { Queue, QueueEvents } from 'bullmq';
 import { it } from '@aso/testkit/vitest';
-import { createRedis, createTypedWorker, runWorkerService, type JobHandler } from '@aso/queue';
+import { createRedis, createTypedWorker, runWorkerService, type TJobHandler } from '@aso/queue';
 import { scrapeOnly } from './scrape-handlers';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -17,7 +17,7 @@ describe('worker service shutdown', () => {
   it('lets the in-flight job finish on close, and loses nothing', async ({ redis }) => {
     const started: string[] = [];
     const finished: string[] = [];
-    const handler: JobHandler<'scrape'> = async (data) => {
+    const handler: TJobHandler<'scrape'> = async (data) => {
       started.push(data.appId);
       await new Promise((r) => setTimeout(r, 800));
       finished.push(data.appId);
@@ -61,7 +61,7 @@ describe('worker service shutdown', () => {
   }) => {
     const prefix = `${redis.prefix}-stall`;
     let firstRuns = 0;
-    const slow: JobHandler<'scrape'> = async (_d, _job, signal) => {
+    const slow: TJobHandler<'scrape'> = async (_d, _job, signal) => {
       firstRuns++;
       await new Promise((r) => {
         const t = setTimeout(r, 60_000);
@@ -69,7 +69,7 @@ describe('worker service shutdown', () => {
       });
       throw new Error('should not complete here');
     };
-    const fast: JobHandler<'scrape'> = async (d) => ({ ok: d.appId });
+    const fast: TJobHandler<'scrape'> = async (d) => ({ ok: d.appId });
     const opts = { prefix, concurrency: 1, lockDuration: 1_000, stalledInterval: 500 };
     const first = createTypedWorker('scrape', scrapeOnly(slow), {
       connection: conn(redis.url),

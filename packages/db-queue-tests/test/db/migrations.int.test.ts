@@ -8,7 +8,7 @@ const { url, drop } = scratchDatabase('aso_mig');
 afterAll(drop);
 
 describe('migrations', () => {
-  it('create every table of DESIGN section 4 on an empty database, then are a no-op', async () => {
+  it('create every table of docs/product.md#storage on an empty database, then are a no-op', async () => {
     expect(await ensureDatabase(url)).toBe(true);
     expect(await ensureDatabase(url)).toBe(false);
     const db = createDb(url, { max: 1 });
@@ -25,16 +25,26 @@ describe('migrations', () => {
       expect(tables.rows.map((r) => r.table_name)).toEqual([
         'access_codes',
         'app_snapshots',
+        'asc_connections',
+        'asc_day_owners',
+        'asc_figures',
+        'asc_imports',
+        'asc_instances',
         'audits',
         'dashboards',
         'dataset_chunks',
         'datasets',
         'documents',
         'feedback',
+        'keyword_alarms',
+        'keyword_reads',
+        'keyword_terms',
+        'keyword_tracks',
         'listing_changes',
         'notifications',
         'saved_audits',
         'sessions',
+        'share_links',
         'store_reads',
         'uploads',
         'users',

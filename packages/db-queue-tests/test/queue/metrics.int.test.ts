@@ -6,8 +6,8 @@ import {
   createTypedWorker,
   runWorkerService,
   UnrecoverableError,
-  type JobHandler,
-  type RuntimeLogger,
+  type TJobHandler,
+  type TRuntimeLogger,
 } from '@aso/queue';
 import { scrapeOnly } from './scrape-handlers';
 
@@ -27,7 +27,7 @@ const conn = (url: string) => {
 function collectingLogger(
   lines: Record<string, unknown>[],
   bindings: Record<string, unknown> = {},
-): RuntimeLogger {
+): TRuntimeLogger {
   const write = (level: string) => (obj: object | string, msg?: string) =>
     lines.push({
       level,
@@ -65,7 +65,7 @@ describe('worker metrics and job logs', () => {
   it('serves /metrics whose job counters, durations and queue depth follow the jobs', async ({
     redis,
   }) => {
-    const handler: JobHandler<'scrape'> = async (data) => {
+    const handler: TJobHandler<'scrape'> = async (data) => {
       await new Promise((r) => setTimeout(r, 120));
       if (data.appId === '2') throw new UnrecoverableError('constructed failure');
       return { ok: data.appId };
@@ -170,7 +170,7 @@ describe('worker metrics and job logs', () => {
   it('serves no /metrics when metrics are turned off, and the caller’s route when it gives one', async ({
     redis,
   }) => {
-    const handler: JobHandler<'scrape'> = async () => ({});
+    const handler: TJobHandler<'scrape'> = async () => ({});
     const make = () =>
       createTypedWorker('scrape', scrapeOnly(handler), {
         connection: conn(redis.url),

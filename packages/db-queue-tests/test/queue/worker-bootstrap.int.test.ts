@@ -1,9 +1,8 @@
 import { describe, expect, vi } from 'vitest';
-import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { it } from '@aso/testkit/vitest';
 import { deletePrefix } from '@aso/testkit';
-import { startWorkerService, ZWorkerBaseEnv } from '@aso/queue';
+import { startWorkerService, ZWorkerBaseEnv, type TRedisClient } from '@aso/queue';
 
 describe('worker service bootstrap', () => {
   it('re-creates its job schedulers when Redis comes back without them', async ({ redis }) => {
@@ -12,7 +11,7 @@ describe('worker service bootstrap', () => {
       CONCURRENCY: 1,
       HEALTH_PORT: null,
     };
-    let commands: Redis | null = null;
+    let commands: TRedisClient | null = null;
     let read: (() => Promise<string[]>) | null = null;
     const service = await startWorkerService(
       'bootstrap-test',

@@ -7,7 +7,7 @@ import {
   findLiveDatasetCsv,
   findLiveDatasetRows,
   migrations,
-  type Db,
+  type TDb,
 } from '@aso/db';
 import { scratchDatabase } from '@aso/testkit';
 
@@ -47,7 +47,7 @@ const OLD_CSV =
 describe('migration 0002_dataset_chunks', () => {
   it('moves old-layout rows into chunks without losing a value, and back down', async () => {
     await ensureDatabase(url);
-    const db: Db = createDb(url, { max: 2 });
+    const db: TDb = createDb(url, { max: 2 });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the old layout is not in the schema types
     const raw = db as unknown as Kysely<any>;
     try {

@@ -11,7 +11,7 @@ import {
   readUploadSlice,
   storeDataset,
   writeDatasetCsv,
-  type NewDatasetInput,
+  type TNewDatasetInput,
   type TDatasetCell,
   type TDatasetRowsChunk,
 } from '@aso/db';
@@ -46,9 +46,9 @@ function chunksOf(
 
 function input(
   userId: string,
-  chunks: NewDatasetInput['chunks'],
-  extra: Partial<NewDatasetInput> = {},
-): NewDatasetInput {
+  chunks: TNewDatasetInput['chunks'],
+  extra: Partial<TNewDatasetInput> = {},
+): TNewDatasetInput {
   return {
     userId,
     appName: 'Stored App',

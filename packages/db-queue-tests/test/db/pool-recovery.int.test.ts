@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, describe, expect, vi } from 'vitest';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { createDb, isDatabaseUnavailableError, type Db } from '@aso/db';
+import { createDb, isDatabaseUnavailableError, type TDb } from '@aso/db';
 import { it } from '@aso/testkit/vitest';
 
 /** Ends every session of `database` but the caller's, as an administrator would. */
@@ -30,7 +30,7 @@ async function closedPort(): Promise<number> {
 }
 
 /** Resolves once a statement starting with `prefix` runs on the server. */
-async function waitUntilRunning(db: Db, prefix: string): Promise<void> {
+async function waitUntilRunning(db: TDb, prefix: string): Promise<void> {
   await vi.waitUntil(
     async () => {
       const probe = await sql<{ n: string }>`

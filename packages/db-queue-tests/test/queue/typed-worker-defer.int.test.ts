@@ -1,7 +1,7 @@
 import { afterAll, describe, expect } from 'vitest';
 import { Queue, QueueEvents } from 'bullmq';
 import { it } from '@aso/testkit/vitest';
-import { createRedis, createTypedWorker, type JobHandler } from '@aso/queue';
+import { createRedis, createTypedWorker, type TJobHandler } from '@aso/queue';
 import { scrapeOnly } from './scrape-handlers';
 
 const conns: ReturnType<typeof createRedis>[] = [];
@@ -21,7 +21,7 @@ describe('a typed worker with deferOn', () => {
     const queueName = 'scrape';
     let calls = 0;
     const deferred: string[] = [];
-    const handler: JobHandler<'scrape'> = async (data) => {
+    const handler: TJobHandler<'scrape'> = async (data) => {
       calls++;
       if (calls <= 3) throw new OutageError('database down');
       return { ok: data.appId };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareEntryIds } from '../src/progress-bus';
+import { compareEntryIds } from './progress-bus';
 
 describe('compareEntryIds', () => {
   it('orders by milliseconds, then by sequence, numerically rather than as text', () => {

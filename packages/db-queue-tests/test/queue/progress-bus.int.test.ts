@@ -5,7 +5,7 @@ import {
   ProgressBus,
   ProgressSubscriber,
   compareEntryIds,
-  type ProgressEntry,
+  type TProgressEntry,
 } from '@aso/queue';
 import type { TBusEvent } from '@aso/contracts';
 
@@ -26,7 +26,8 @@ const step = (n: number): TBusEvent => ({
 });
 /** How `vi.waitUntil` polls here. */
 const WAIT = { timeout: 5_000, interval: 10 };
-const label = (e: ProgressEntry) => (e.event.type === 'step' ? e.event.step.message : e.event.type);
+const label = (e: TProgressEntry) =>
+  e.event.type === 'step' ? e.event.step.message : e.event.type;
 function setup(url: string, prefix: string) {
   const cmd = createRedis(url, { role: 'producer', name: 'test:cmd' });
   const cmd2 = createRedis(url, { role: 'producer', name: 'test:cmd2' });
@@ -49,8 +50,8 @@ describe('progress event bus', () => {
     await subscriber.start();
     for (let i = 1; i <= 3; i++) await bus.append('audit-1', step(i));
 
-    const early: ProgressEntry[] = [];
-    const late: ProgressEntry[] = [];
+    const early: TProgressEntry[] = [];
+    const late: TProgressEntry[] = [];
     const stopEarly = await subscriber.listen('audit-1', undefined, (e) => early.push(e));
     expect(early.map(label)).toEqual(['event 1', 'event 2', 'event 3']);
 
@@ -84,7 +85,7 @@ describe('progress event bus', () => {
     await subscriber.start();
     const ids: string[] = [];
     for (let i = 1; i <= 4; i++) ids.push(await bus.append('audit-2', step(i)));
-    const got: ProgressEntry[] = [];
+    const got: TProgressEntry[] = [];
     const stop = await subscriber.listen('audit-2', ids[1], (e) => got.push(e));
     expect(got.map((e) => e.id)).toEqual(ids.slice(2));
     stop();
@@ -93,7 +94,7 @@ describe('progress event bus', () => {
   it('never skips events appended concurrently by several producers', async ({ redis }) => {
     const { bus, bus2, subscriber } = setup(redis.url, redis.prefix);
     await subscriber.start();
-    const got: ProgressEntry[] = [];
+    const got: TProgressEntry[] = [];
     const stop = await subscriber.listen('audit-3', undefined, (e) => got.push(e));
     await Promise.all(
       Array.from({ length: 50 }, (_, i) => (i % 2 ? bus : bus2).append('audit-3', step(i))),
@@ -118,9 +119,9 @@ describe('progress event bus', () => {
     const ids: string[] = [];
     for (let i = 1; i <= 3; i++) ids.push(await bus.append('audit-5', step(i)));
 
-    const a: (readonly ProgressEntry[])[] = [];
-    const b: (readonly ProgressEntry[])[] = [];
-    const c: ProgressEntry[] = [];
+    const a: (readonly TProgressEntry[])[] = [];
+    const b: (readonly TProgressEntry[])[] = [];
+    const c: TProgressEntry[] = [];
     const stopA = await subscriber.listenBatches('audit-5', undefined, (es) => a.push(es));
     const stopB = await subscriber.listenBatches('audit-5', ids[1], (es) => b.push(es));
     let stopC: (() => void) | null = null;

@@ -11,7 +11,7 @@ import {
   type TChangeImpact,
   type TImpactEvent,
 } from './change-impact.builder';
-import { addDays } from './date.rules';
+import { addDays } from './date.helpers';
 
 /** Constructed daily rows: Search first-time downloads and impressions per day, from `start`. */
 function rows(start: string, days: { ftd: number; imp: number }[]) {

@@ -4,7 +4,7 @@ import {
   type TListingChange,
   type TTrafficSourceId,
 } from '@aso/contracts';
-import { addDays, dayNumber } from './date.rules';
+import { addDays, dayNumber } from './date.helpers';
 import {
   conversionRate,
   countsOfEntry,
@@ -287,8 +287,8 @@ function overlaps(a: TDateRange, b: TDateRange): boolean {
  *   mean ± 2 sd, and only when the data covers every day of both windows.
  * - `overlapping` names the other events whose left-out days touch this event's windows.
  *
- * @param rows - the chart-data rows (a date column and metric columns, spec section 3), or a
- *   dataset prepared from them.
+ * @param rows - the chart-data rows (a date column and metric columns, docs/product.md#entities),
+ * or a dataset prepared from them.
  * @param events - the listing changes, any order; the result keeps their order.
  * @throws RangeError when `windowDays` is not a positive whole number or an event's days are
  *   invalid or reversed.

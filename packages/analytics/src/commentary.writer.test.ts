@@ -9,7 +9,7 @@ import {
   writeSourceCommentary,
 } from './commentary.writer';
 import { toPeriodMetrics } from './metrics.calculator';
-import { comparePeriods } from './period.rules';
+import { comparePeriods } from './period-change.calculator';
 import { getSource } from './sources.constants';
 
 function compare(
@@ -28,7 +28,7 @@ function compare(
 
 const all = { firstTimeDownloads: true, impressions: true, redownloads: true };
 
-describe('writeSourceCommentary (spec sections 2, 8, 9)', () => {
+describe('writeSourceCommentary (docs/product.md#dashboard-sections and #dashboard-computation)', () => {
   it('writes a fall, a conversion fall and caps at 3 lines', () => {
     const lines = writeSourceCommentary({
       source: getSource('web_referrer'),
@@ -40,7 +40,7 @@ describe('writeSourceCommentary (spec sections 2, 8, 9)', () => {
     });
     expect(lines).toEqual([
       'Web Referrer first-time downloads fell 10.0% to 900 (previous period: 1,000).',
-      'Conversion rate fell to 3.0% from 4.0% (-1.0 pp), on 30,000 impressions.',
+      'First-time conversion rate fell to 3.0% from 4.0% (-1.0 pp), on 30,000 impressions.',
       'Web Referrer accounted for 12.3% of all first-time downloads.',
     ]);
   });
@@ -56,7 +56,7 @@ describe('writeSourceCommentary (spec sections 2, 8, 9)', () => {
     });
     expect(lines).toEqual([
       "App Store Search first-time downloads were stable at 1,020 (+2.0% on the previous period's 1,000).",
-      'Conversion rate was stable at 10.2% (previous period: 10.0%, +0.2 pp), on 10,000 impressions.',
+      'First-time conversion rate was stable at 10.2% (previous period: 10.0%, +0.2 pp), on 10,000 impressions.',
     ]);
   });
 
@@ -123,7 +123,7 @@ describe('small sentence parts', () => {
 });
 
 describe('writeRankingSentence', () => {
-  it('ranks largest first, spec order on ties, without empty sources', () => {
+  it('ranks largest first, the documented order on ties, without empty sources', () => {
     expect(
       writeRankingSentence([
         { name: 'App Store Search', firstTimeDownloads: 50, share: 40 },
@@ -159,7 +159,7 @@ describe('writePerformanceOverview', () => {
         hasDateColumn: true,
       }),
     ).toBe(
-      "From Jul 20, 2025 to Aug 18, 2025 (30 days) the app had 2,500 total downloads from 100,000 impressions. Against the previous 30 days, total downloads were up 8.7% (from 2,300) and impressions down 3.8% (from 104,000). First-time downloads were 2,000, an average conversion rate of 2.0% (first-time downloads / impressions), up 0.3 pp from 1.7%; by Apple's definition (total downloads / impressions) it is 2.5%.",
+      'From Jul 20, 2025 to Aug 18, 2025 (30 days) the app had 2,500 total downloads from 100,000 impressions. Against the previous 30 days, total downloads were up 8.7% (from 2,300) and impressions down 3.8% (from 104,000). First-time downloads were 2,000: a first-time conversion rate of 2.0% (first-time downloads / impressions), up 0.3 pp from 1.7%. The App Store conversion rate (total downloads / impressions) is 2.5%.',
     );
   });
 
@@ -173,7 +173,7 @@ describe('writePerformanceOverview', () => {
         hasDateColumn: true,
       }),
     ).toBe(
-      "From Jul 20, 2025 to Jul 20, 2025 (1 day) the app had 10 total downloads from 100 impressions. There is no data for the previous day to compare with. First-time downloads were 10, an average conversion rate of 10.0% (first-time downloads / impressions); by Apple's definition (total downloads / impressions) it is 10.0%.",
+      'From Jul 20, 2025 to Jul 20, 2025 (1 day) the app had 10 total downloads from 100 impressions. First-time downloads were 10: a first-time conversion rate of 10.0% (first-time downloads / impressions). The App Store conversion rate (total downloads / impressions) is 10.0%.',
     );
   });
 });

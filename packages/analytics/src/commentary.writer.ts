@@ -1,12 +1,16 @@
 import type { TChangeFlag, TMetricsComparison, TPreviousCoverage, TSpike } from '@aso/contracts';
-import { formatDay } from './date.rules';
+import { formatDay } from './date.helpers';
 import { formatCount, formatPercent, formatPoints } from './format.helpers';
+import { CONVERSION_RATES } from './metrics.calculator';
 import type { TTrafficSource } from './sources.constants';
 
-/** Commentary keeps at most this many lines per source (spec section 9). */
+/** Commentary keeps at most this many lines per source (docs/product.md#dashboard-computation). */
 export const COMMENTARY_MAX_LINES = 3;
 
-/** The line shown for a source without data (spec section 8: "No source data in period"). */
+/**
+ * The line shown for a source without data (docs/product.md#error-catalogue: "No source data in
+ * period").
+ */
 export function noDataLine(sourceName: string): string {
   return `No data for ${sourceName} in the selected period`;
 }
@@ -41,12 +45,13 @@ export interface TSourceCommentaryInput {
 }
 
 /**
- * Commentary lines of one source (spec sections 2 and 9), at most 3, in this priority:
- * first-time downloads against the previous period; conversion rate (first-time downloads /
- * impressions) against the previous period; the spike or drop when its magnitude exceeds 50%
- * ('notable' above 100%); the source's share of all first-time downloads; redownloads against
- * the previous period. A line is written only when the export has the columns it needs. A
- * source without data gets the single line 'No data for <source> in the selected period'.
+ * Commentary lines of one source (docs/product.md#dashboard-sections and #dashboard-computation),
+ * at most 3, in this priority: first-time downloads against the previous period; conversion rate
+ * (first-time downloads / impressions) against the previous period; the spike or drop when its
+ * magnitude exceeds 50% ('notable' above 100%); the source's share of all first-time downloads;
+ * redownloads against the previous period. A line is written only when the export has the columns
+ * it needs. A source without data gets the single line 'No data for <source> in the selected
+ * period'.
  */
 export function writeSourceCommentary(input: TSourceCommentaryInput): string[] {
   const { source, comparison: c } = input;
@@ -63,10 +68,9 @@ export function writeSourceCommentary(input: TSourceCommentaryInput): string[] {
     const against = partly
       ? `${formatCount(c.compared.firstTimeDownloads)} against ${formatCount(prev)}, ${partly}`
       : `previous period: ${formatCount(prev)}`;
+    // Without a previous period to compare with, the line states the figure and nothing more.
     if (!comparable) {
-      lines.push(
-        `${source.name} brought ${formatCount(cur)} first-time downloads; ${NO_PREVIOUS_DATA} to compare with.`,
-      );
+      lines.push(`${source.name} brought ${formatCount(cur)} first-time downloads.`);
     } else if (prev === 0) {
       lines.push(
         `${source.name} brought ${formatCount(cur)} first-time downloads; the previous period has none to compare with.`,
@@ -96,21 +100,22 @@ export function writeSourceCommentary(input: TSourceCommentaryInput): string[] {
     const points = formatPoints(c.pointChanges.conversionRate);
     const extra = partly ? `, ${partly}` : '';
     const on = `on ${formatCount(impressions)} impressions`;
+    const name = CONVERSION_RATES.conversionRate.name;
     if (impressions === 0) {
-      lines.push('No impressions were recorded, so the conversion rate is 0.0%.');
+      lines.push(`No impressions were recorded, so there is no ${name.toLowerCase()}.`);
     } else if (!comparable || prevRate === 0) {
-      lines.push(`Conversion rate was ${formatPercent(rate)}, ${on}.`);
+      lines.push(`${name} was ${formatPercent(rate)}, ${on}.`);
     } else if (c.flags.conversionRate === 'Up') {
       lines.push(
-        `Conversion rate rose to ${formatPercent(rate)} from ${formatPercent(prevRate)} (${points}${extra}), ${on}.`,
+        `${name} rose to ${formatPercent(rate)} from ${formatPercent(prevRate)} (${points}${extra}), ${on}.`,
       );
     } else if (c.flags.conversionRate === 'Down') {
       lines.push(
-        `Conversion rate fell to ${formatPercent(rate)} from ${formatPercent(prevRate)} (${points}${extra}), ${on}.`,
+        `${name} fell to ${formatPercent(rate)} from ${formatPercent(prevRate)} (${points}${extra}), ${on}.`,
       );
     } else {
       lines.push(
-        `Conversion rate was stable at ${formatPercent(rate)} (previous period: ${formatPercent(prevRate)}, ${points}${extra}), ${on}.`,
+        `${name} was stable at ${formatPercent(rate)} (previous period: ${formatPercent(prevRate)}, ${points}${extra}), ${on}.`,
       );
     }
   }
@@ -125,14 +130,16 @@ export function writeSourceCommentary(input: TSourceCommentaryInput): string[] {
 
   if (input.has.redownloads) {
     lines.push(
-      `Redownloads were ${formatCount(c.current.redownloads)} (${comparable ? changeClause(c.changes.redownloads, c.flags.redownloads, c.previous.redownloads) : NO_PREVIOUS_DATA}).`,
+      comparable
+        ? `Redownloads were ${formatCount(c.current.redownloads)} (${changeClause(c.changes.redownloads, c.flags.redownloads, c.previous.redownloads)}).`
+        : `Redownloads were ${formatCount(c.current.redownloads)}.`,
     );
   }
 
   return lines.slice(0, COMMENTARY_MAX_LINES);
 }
 
-/** The sentence about a spike or drop (spec section 9). */
+/** The sentence about a spike or drop (docs/product.md#dashboard-computation). */
 export function spikeLine(spike: TSpike): string {
   const what = spike.type === 'drop' ? 'A drop' : spike.notable ? 'A notable spike' : 'A spike';
   const side = spike.type === 'drop' ? 'below' : 'above';
@@ -167,11 +174,12 @@ export function joinList(items: readonly string[], conjunction: 'and' | 'or' = '
 }
 
 /**
- * The source-ranking sentence of 'First-Time Downloads by Source' (spec section 2): the four
- * dashboard sources ranked by first-time downloads, largest first (ties keep spec order),
- * with each one's share of all first-time downloads. Sources with none are left out.
+ * The source-ranking sentence of 'First-Time Downloads by Source'
+ * (docs/product.md#dashboard-sections): the four dashboard sources ranked by first-time downloads,
+ * largest first (ties keep the documented order), with each one's share of all first-time
+ * downloads. Sources with none are left out.
  *
- * @param entries - the four dashboard sources in spec order.
+ * @param entries - the four dashboard sources in the documented order.
  */
 export function writeRankingSentence(entries: readonly TRankingEntry[]): string {
   const ranked = entries
@@ -204,6 +212,8 @@ export interface TOverviewInput {
   totalRows: number;
   currentRows: number;
   hasDateColumn: boolean;
+  /** Days of the range absent from the export or empty in every source (first few listed). */
+  missingDays?: { count: number; days: readonly string[] };
 }
 
 function daysLabel(days: number): string {
@@ -228,10 +238,10 @@ function comparisonClause(
 }
 
 /**
- * The 'Performance Overview' paragraph of the KPI report (spec section 2): total downloads and
- * impressions of the range, their change against the previous period of the same length
- * (spec section 9), and the average conversion rate (first-time downloads / impressions) with
- * Apple's rate (total downloads / impressions) beside it.
+ * The 'Performance Overview' paragraph of the KPI report (docs/product.md#dashboard-sections):
+ * total downloads and impressions of the range, their change against the previous period of the
+ * same length (docs/product.md#dashboard-computation), and the average conversion rate (first-time
+ * downloads / impressions) with Apple's rate (total downloads / impressions) beside it.
  */
 export function writePerformanceOverview(input: TOverviewInput): string {
   const { range, totals: t } = input;
@@ -245,20 +255,29 @@ export function writePerformanceOverview(input: TOverviewInput): string {
     `From ${span} (${daysLabel(range.days)}) the app had ${formatCount(t.current.totalDownloads)} total downloads from ${formatCount(t.current.impressions)} impressions.`,
   ];
   const partly = comparedDaysPhrase(t.coverage);
-  if (!isComparable(t)) {
-    sentences.push(`There is no data for ${previousLabel} to compare with.`);
-  } else if (partly) {
+  const missing = input.missingDays ?? { count: 0, days: [] };
+  if (missing.count > 0) {
+    const shown = missing.days.map(formatDay);
+    const more = missing.count > shown.length ? ` and ${missing.count - shown.length} more` : '';
+    sentences.push(
+      `The export has no data on ${missing.count === 1 ? '1 day' : `${missing.count} days`} of the period (${shown.join(', ')}${more}): missing data, not days without downloads.`,
+    );
+  }
+  // With no previous period there is nothing to say about changes against it.
+  if (isComparable(t) && partly) {
     sentences.push(
       `The data covers only ${t.coverage.days} of ${previousLabel}, so the comparison uses the matching days only (${partly}): total downloads were ${comparisonClause(t, 'totalDownloads')} and impressions ${comparisonClause(t, 'impressions')}.`,
     );
-  } else {
+  } else if (isComparable(t)) {
     sentences.push(
       `Against ${previousLabel}, total downloads were ${comparisonClause(t, 'totalDownloads')} and impressions ${comparisonClause(t, 'impressions')}.`,
     );
   }
+  const ft = CONVERSION_RATES.conversionRate;
+  const apple = CONVERSION_RATES.appleConversionRate;
   if (t.current.impressions === 0) {
     sentences.push(
-      `First-time downloads were ${formatCount(t.current.firstTimeDownloads)}; with no impressions recorded the conversion rate is 0.0%.`,
+      `First-time downloads were ${formatCount(t.current.firstTimeDownloads)}; with no impressions recorded there is no conversion rate.`,
     );
   } else {
     let rateClause = '';
@@ -273,7 +292,7 @@ export function writePerformanceOverview(input: TOverviewInput): string {
             : `, stable against ${prev} (${points})`;
     }
     sentences.push(
-      `First-time downloads were ${formatCount(t.current.firstTimeDownloads)}, an average conversion rate of ${formatPercent(t.current.conversionRate)} (first-time downloads / impressions)${rateClause}; by Apple's definition (total downloads / impressions) it is ${formatPercent(t.current.appleConversionRate)}.`,
+      `First-time downloads were ${formatCount(t.current.firstTimeDownloads)}: a ${ft.name.toLowerCase()} of ${formatPercent(t.current.conversionRate)} (${ft.formula})${rateClause}. The ${apple.name} (${apple.formula}) is ${formatPercent(t.current.appleConversionRate)}.`,
     );
   }
   return sentences.join(' ');

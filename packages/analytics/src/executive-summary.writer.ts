@@ -1,17 +1,30 @@
 import type { TExecutiveSummary, TSourceReport } from '@aso/contracts';
-import { joinList } from './commentary.writer';
-import { formatPercent } from './format.helpers';
+import { isComparable, joinList } from './commentary.writer';
+import { formatCount, formatPercent } from './format.helpers';
+import { CONVERSION_RATES } from './metrics.calculator';
 import type { TMetricsComparison } from '@aso/contracts';
 
-/** A conversion rate of this percent or more is 'solid' (spec section 9). */
+/** A conversion rate of this percent or more is 'solid' (docs/product.md#dashboard-computation). */
 export const SOLID_CONVERSION = 5;
-/** A conversion rate of this percent or more (and below 5%) is typical (spec section 9). */
+/**
+ * A conversion rate of this percent or more (and below 5%) is typical
+ * (docs/product.md#dashboard-computation).
+ */
 export const TYPICAL_CONVERSION = 3;
-/** App Store Browse converting above this percent is very positive (spec section 9). */
+/**
+ * App Store Browse converting above this percent is very positive
+ * (docs/product.md#dashboard-computation).
+ */
 export const BROWSE_VERY_POSITIVE = 1;
-/** App Store Search converting below this share of the overall rate underperforms (spec section 9). */
+/**
+ * App Store Search converting below this share of the overall rate underperforms
+ * (docs/product.md#dashboard-computation).
+ */
 export const SEARCH_UNDERPERFORMING_SHARE = 0.8;
-/** A source's first-time downloads changing by this percent or more is a key fluctuation (spec section 9). */
+/**
+ * A source's first-time downloads changing by this percent or more is a key fluctuation
+ * (docs/product.md#dashboard-computation).
+ */
 export const KEY_FLUCTUATION = 10;
 
 /** What the executive summary is written from. */
@@ -24,7 +37,7 @@ export interface TSummaryInput {
 
 /**
  * 'solid' at 5% or more, 'typical' from 3% to below 5%, otherwise room for improvement
- * (spec section 9; boundaries compared unrounded, so 4.99% is typical).
+ * (docs/product.md#dashboard-computation; boundaries compared unrounded, so 4.99% is typical).
  */
 export function assessConversion(rate: number): TExecutiveSummary['conversionAssessment'] {
   if (rate >= SOLID_CONVERSION) return 'solid';
@@ -33,10 +46,10 @@ export function assessConversion(rate: number): TExecutiveSummary['conversionAss
 }
 
 /**
- * True when App Store Search converts below 80% of the overall rate (spec section 9). Both
- * rates are first-time downloads / impressions; the test is cross-multiplied
- * (5 x search downloads x all impressions < 4 x all downloads x search impressions) so that
- * exactly 80% is not flagged. False when either has no impressions.
+ * True when App Store Search converts below 80% of the overall rate
+ * (docs/product.md#dashboard-computation). Both rates are first-time downloads / impressions; the
+ * test is cross-multiplied (5 x search downloads x all impressions < 4 x all downloads x search
+ * impressions) so that exactly 80% is not flagged. False when either has no impressions.
  */
 export function isSearchUnderperforming(
   search: { firstTimeDownloads: number; impressions: number },
@@ -50,12 +63,15 @@ export function isSearchUnderperforming(
 }
 
 /**
- * The Executive Summary (spec sections 2 and 9). Lines, in order: the overall conversion rate
- * with its assessment (and Apple's rate beside it); App Store Browse conversion (very positive
- * above 1%); App Store Search conversion against 80% of the overall rate; the key
- * fluctuations, i.e. the dashboard sources whose first-time downloads changed by 10% or more
- * either way against the previous period (a source with no previous data has a change of 0 and
- * is never one). Browse and Search lines are left out when that source has no impressions.
+ * The Executive Summary (docs/product.md#dashboard-sections and #dashboard-computation), in the
+ * wording of those rules ('solid', 'typical', 'room for improvement', 'very positive',
+ * 'underperforming', 'key fluctuations'). Every rate is the first-time conversion rate
+ * (`CONVERSION_RATES.conversionRate`), the one the KPI card and the monthly report show. Lines, in
+ * order: the overall rate with its assessment; App Store Browse conversion (very positive above
+ * 1%); App Store Search conversion against 80% of the overall rate; the key fluctuations, i.e. the dashboard sources whose first-time downloads changed
+ * by 10% or more either way against the previous period (a source with no previous data has a
+ * change of 0 and is never one). Browse and Search lines are left out when that source has no
+ * impressions.
  */
 export function writeExecutiveSummary(input: TSummaryInput): TExecutiveSummary {
   const t = input.totals.current;
@@ -70,7 +86,7 @@ export function writeExecutiveSummary(input: TSummaryInput): TExecutiveSummary {
     browse.current.conversionRate > BROWSE_VERY_POSITIVE;
   const searchUnderperforming = search !== undefined && isSearchUnderperforming(search.current, t);
   const keyFluctuations = input.sources
-    .filter((s) => Math.abs(s.changes.firstTimeDownloads) >= KEY_FLUCTUATION)
+    .filter((s) => isComparable(s) && Math.abs(s.changes.firstTimeDownloads) >= KEY_FLUCTUATION)
     .map((s) => ({
       id: s.id,
       name: s.name,
@@ -82,37 +98,34 @@ export function writeExecutiveSummary(input: TSummaryInput): TExecutiveSummary {
   if (input.currentRows === 0) {
     lines.push('No data available for the selected period.');
   } else {
+    const ft = CONVERSION_RATES.conversionRate;
     if (t.impressions === 0) {
       lines.push(
-        'No impressions were recorded in the selected period, so the conversion rate cannot be judged.',
+        `No impressions were recorded in the selected period, so the ${ft.name.toLowerCase()} cannot be judged.`,
       );
     } else {
-      const r = formatPercent(rate);
-      const apple = `by Apple's definition (total downloads / impressions) it is ${formatPercent(t.appleConversionRate)}`;
+      // The thresholds judge the one rate every figure of the report uses (named with its
+      // formula); App Store Connect's rate has its own KPI card and is never judged here.
+      const r = `The ${ft.name.toLowerCase()} (${ft.formula}) of ${formatPercent(rate)}`;
       switch (conversionAssessment) {
         case 'solid':
-          lines.push(
-            `The average conversion rate of ${r} (first-time downloads / impressions) is solid; ${apple}.`,
-          );
+          lines.push(`${r} is solid (${SOLID_CONVERSION}% or more).`);
           break;
         case 'typical':
-          lines.push(
-            `The average conversion rate of ${r} (first-time downloads / impressions) is typical for the App Store (3% to 5%); ${apple}.`,
-          );
+          lines.push(`${r} is typical (${TYPICAL_CONVERSION}% to ${SOLID_CONVERSION}%).`);
           break;
         case 'room_for_improvement':
-          lines.push(
-            `The average conversion rate of ${r} (first-time downloads / impressions) is below 3% and leaves room for improvement; ${apple}.`,
-          );
+          lines.push(`${r} is below ${TYPICAL_CONVERSION}%: there is room for improvement.`);
           break;
       }
     }
     if (browse && browse.current.impressions > 0) {
       const r = formatPercent(browse.current.conversionRate);
+      const figures = `${formatCount(browse.current.firstTimeDownloads)} first-time downloads from ${formatCount(browse.current.impressions)} impressions`;
       lines.push(
         browseVeryPositive
-          ? `App Store Browse converts at ${r}, above 1%, which is very positive: featuring and category placements are turning views into downloads.`
-          : `App Store Browse converts at ${r} (1% or less).`,
+          ? `App Store Browse conversion of ${r} (${figures}) is very positive (above ${BROWSE_VERY_POSITIVE}%).`
+          : `App Store Browse conversion is ${r} (${figures}), not above ${BROWSE_VERY_POSITIVE}%.`,
       );
     }
     if (search && search.current.impressions > 0 && t.impressions > 0) {
@@ -120,20 +133,22 @@ export function writeExecutiveSummary(input: TSummaryInput): TExecutiveSummary {
       const overall = formatPercent(rate);
       lines.push(
         searchUnderperforming
-          ? `App Store Search converts at ${r}, below 80% of the average rate (${overall}): search is underperforming; review the title, subtitle, keyword field and first three screenshots.`
-          : `App Store Search converts at ${r}, at least 80% of the average rate (${overall}).`,
+          ? `App Store Search conversion of ${r} is below 80% of the overall rate (${overall}): search is underperforming; review the title, subtitle, keyword field and first three screenshots.`
+          : `App Store Search conversion of ${r} is at least 80% of the overall rate (${overall}).`,
       );
     }
-    lines.push(
-      keyFluctuations.length > 0
-        ? `Key fluctuations against the previous period: ${joinList(
-            keyFluctuations.map(
-              (f, i) =>
-                `${f.name}${i === 0 ? ' first-time downloads' : ''} ${f.change > 0 ? 'up' : 'down'} ${formatPercent(Math.abs(f.change))}`,
-            ),
-          )}.`
-        : 'No source changed its first-time downloads by 10% or more against the previous period.',
-    );
+    // With no previous period there is no sentence about changes against it.
+    if (isComparable(input.totals))
+      lines.push(
+        keyFluctuations.length > 0
+          ? `Key fluctuations against the previous period: ${joinList(
+              keyFluctuations.map(
+                (f, i) =>
+                  `${f.name}${i === 0 ? ' first-time downloads' : ''} ${f.change > 0 ? 'up' : 'down'} ${formatPercent(Math.abs(f.change))}`,
+              ),
+            )}.`
+          : 'No source changed its first-time downloads by 10% or more against the previous period.',
+      );
   }
 
   return {

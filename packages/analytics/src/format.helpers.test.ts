@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCount, formatFileSize, formatPercent } from './format.helpers';
 
-describe('formatCount (spec section 9: counts rounded and locale-formatted)', () => {
+describe('formatCount (docs/product.md#dashboard-computation: counts rounded and locale-formatted)', () => {
   it.each([
     [0, '0'],
     [999, '999'],
@@ -16,7 +16,7 @@ describe('formatCount (spec section 9: counts rounded and locale-formatted)', ()
   });
 });
 
-describe('formatPercent (spec section 9: one decimal)', () => {
+describe('formatPercent (docs/product.md#dashboard-computation: one decimal)', () => {
   it.each([
     [4.25, '4.3%'],
     [2.995, '3.0%'],
@@ -37,7 +37,7 @@ describe('formatPercent (spec section 9: one decimal)', () => {
   });
 });
 
-describe('formatFileSize (spec section 5: Bytes, KB or MB with two decimals)', () => {
+describe('formatFileSize (docs/product.md#validation-rules: Bytes, KB or MB with two decimals)', () => {
   it.each([
     [0, '0 Bytes'],
     [512, '512 Bytes'],

@@ -10,8 +10,8 @@ function groupThousands(integerDigits: string): string {
 }
 
 /**
- * A count rounded to a whole number and locale-formatted (spec section 9: "counts rounded and
- * locale-formatted"): 1234.6 -> '1,235'. Non-finite input gives '0'.
+ * A count rounded to a whole number and locale-formatted (docs/product.md#dashboard-computation:
+ * "counts rounded and locale-formatted"): 1234.6 -> '1,235'. Non-finite input gives '0'.
  */
 export function formatCount(value: number): string {
   if (!Number.isFinite(value)) return '0';
@@ -20,10 +20,10 @@ export function formatCount(value: number): string {
 }
 
 /**
- * A percentage (already in percent units, 0-100) with one decimal and a '%' sign (spec section
- * 9: "Percentages shown with one decimal"): 4.25 -> '4.3%', 1234.5 -> '1,234.5%'.
- * Rounds half away from zero on the number's exact binary value (Number#toFixed); never
- * prints '-0.0%'. With `signed`, positive values get a '+' ('+3.0%').
+ * A percentage (already in percent units, 0-100) with one decimal and a '%' sign
+ * (docs/product.md#dashboard-computation: "Percentages shown with one decimal"): 4.25 -> '4.3%',
+ * 1234.5 -> '1,234.5%'. Rounds half away from zero on the number's exact binary value
+ * (Number#toFixed); never prints '-0.0%'. With `signed`, positive values get a '+' ('+3.0%').
  */
 export function formatPercent(value: number, options: { signed?: boolean } = {}): string {
   if (!Number.isFinite(value)) return '0.0%';
@@ -47,10 +47,10 @@ export function formatPoints(value: number): string {
 }
 
 /**
- * A file size in Bytes, KB or MB (spec section 5: "Sizes display in Bytes, KB or MB with two
- * decimals"): whole bytes below 1 KB ('512 Bytes'), otherwise two decimals with 1 KB = 1024
- * bytes ('1.50 KB', '20.00 MB'). Sizes of 1 GB and more stay in MB (uploads are capped at
- * 20 MB). Throws a RangeError on a negative or non-finite size.
+ * A file size in Bytes, KB or MB (docs/product.md#validation-rules: "Sizes display in Bytes, KB or
+ * MB with two decimals"): whole bytes below 1 KB ('512 Bytes'), otherwise two decimals with 1 KB =
+ * 1024 bytes ('1.50 KB', '20.00 MB'). Sizes of 1 GB and more stay in MB (uploads are capped at 20
+ * MB). Throws a RangeError on a negative or non-finite size.
  */
 export function formatFileSize(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZKpiReport } from '@aso/contracts';
 import { buildKpiReport, defaultRangeOfRows } from './kpi-report.builder';
-import { addDays } from './date.rules';
+import { addDays } from './date.helpers';
 
 type Row = Record<string, number | string | null>;
 
@@ -20,7 +20,7 @@ function row(date: string, src: Record<string, [number, number, number]>, extra:
   return { ...r, ...extra, Territory: 'United States' };
 }
 
-describe('buildKpiReport totals (spec section 5)', () => {
+describe('buildKpiReport totals (docs/product.md#dashboard-computation)', () => {
   it('takes Total Downloads from its column and rates as ratios of sums', () => {
     const rows = [
       row(
@@ -75,7 +75,7 @@ describe('buildKpiReport totals (spec section 5)', () => {
     const search = r.sources[0]!;
     expect(search.current.conversionRate).toBe(0);
     expect(search.commentary).toContain(
-      'No impressions were recorded, so the conversion rate is 0.0%.',
+      'No impressions were recorded, so there is no first-time conversion rate.',
     );
   });
 
@@ -124,12 +124,11 @@ describe('buildKpiReport periods', () => {
     const r = buildKpiReport(rows, { start: '2025-07-01', end: '2025-07-02' });
     expect(r.totals.changes.totalDownloads).toBe(0);
     expect(r.totals.flags.totalDownloads).toBe('Stable');
-    expect(r.sources[0]!.commentary[0]).toBe(
-      'App Store Search brought 200 first-time downloads; no data for the previous period to compare with.',
-    );
-    expect(r.performanceOverview).toContain(
-      'There is no data for the previous 2 days to compare with.',
-    );
+    expect(r.sources[0]!.commentary[0]).toBe('App Store Search brought 200 first-time downloads.');
+    // No previous period: no sentence about changes against it, anywhere.
+    expect(r.performanceOverview).not.toMatch(/previous|against|compare/i);
+    expect(r.sources.flatMap((s) => s.commentary).join(' ')).not.toMatch(/previous/);
+    expect(r.executiveSummary.text).not.toMatch(/previous/);
   });
 
   it('uses the last 30 days when no range is given', () => {
@@ -154,7 +153,7 @@ describe('buildKpiReport periods', () => {
   });
 });
 
-describe('buildKpiReport sources and commentary (spec sections 2, 8, 9)', () => {
+describe('buildKpiReport sources and commentary (docs/product.md#dashboard-sections and #dashboard-computation)', () => {
   // 9 days; search has a spike of 3x on day 5, browse a drop to 0 on day 5.
   const rows = Array.from({ length: 9 }, (_, i) =>
     row(`7/${i + 1}/25`, {
@@ -199,8 +198,8 @@ describe('buildKpiReport sources and commentary (spec sections 2, 8, 9)', () => 
     const referrer = report.sources[2]!;
     expect(referrer.spike).toBeNull();
     expect(referrer.commentary).toEqual([
-      'App Referrer brought 9 first-time downloads; no data for the previous period to compare with.',
-      'Conversion rate was 10.0%, on 90 impressions.',
+      'App Referrer brought 9 first-time downloads.',
+      'First-time conversion rate was 10.0%, on 90 impressions.',
       'App Referrer accounted for 4.5% of all first-time downloads.',
     ]);
     // All first-time downloads: (10 x 8 + 30) + (10 x 8 + 0) + 9 = 199.
@@ -226,7 +225,7 @@ describe('buildKpiReport sources and commentary (spec sections 2, 8, 9)', () => 
   });
 });
 
-describe('buildKpiReport executive summary (spec section 9)', () => {
+describe('buildKpiReport executive summary (docs/product.md#dashboard-computation)', () => {
   /** Previous day 7/1, current day 7/2; totals columns set the overall rate. */
   function summary(opts: {
     total: [number, number];
@@ -260,31 +259,51 @@ describe('buildKpiReport executive summary (spec section 9)', () => {
     expect(summary({ total: [...total] }).conversionAssessment).toBe(assessment);
   });
 
-  it('writes the assessment sentence', () => {
+  it('writes the assessment in the words of the rules: solid, typical, room for improvement', () => {
     expect(summary({ total: [5, 100] }).lines[0]).toBe(
-      "The average conversion rate of 5.0% (first-time downloads / impressions) is solid; by Apple's definition (total downloads / impressions) it is 5.0%.",
+      'The first-time conversion rate (first-time downloads / impressions) of 5.0% is solid (5% or more).',
     );
-    expect(summary({ total: [299, 10000] }).lines[0]).toContain(
-      'is below 3% and leaves room for improvement',
+    expect(summary({ total: [499, 10000] }).lines[0]).toBe(
+      'The first-time conversion rate (first-time downloads / impressions) of 5.0% is typical (3% to 5%).',
+    );
+    expect(summary({ total: [3, 100] }).lines[0]).toBe(
+      'The first-time conversion rate (first-time downloads / impressions) of 3.0% is typical (3% to 5%).',
+    );
+    expect(summary({ total: [299, 10000] }).lines[0]).toBe(
+      'The first-time conversion rate (first-time downloads / impressions) of 3.0% is below 3%: there is room for improvement.',
     );
   });
 
+  it('never judges or names the App Store rate: one rate in the summary', () => {
+    const s = summary({ total: [5, 100], browse: [101, 10000] });
+    expect(s.text).not.toMatch(/App Store conversion rate|total downloads/i);
+  });
+
   it('calls browse conversion above 1% very positive (exactly 1% is not)', () => {
-    expect(summary({ total: [5, 100], browse: [10, 1000] }).browseVeryPositive).toBe(false);
+    const one = summary({ total: [5, 100], browse: [10, 1000] });
+    expect(one.browseVeryPositive).toBe(false);
+    expect(one.lines[1]).toBe(
+      'App Store Browse conversion is 1.0% (10 first-time downloads from 1,000 impressions), not above 1%.',
+    );
     const s = summary({ total: [5, 100], browse: [101, 10000] });
     expect(s.browseVeryPositive).toBe(true);
-    expect(s.lines[1]).toMatch(
-      /^App Store Browse converts at 1\.0%, above 1%, which is very positive/,
+    expect(s.lines[1]).toBe(
+      // The figure that earned it, not praise.
+      'App Store Browse conversion of 1.0% (101 first-time downloads from 10,000 impressions) is very positive (above 1%).',
     );
   });
 
   it('flags search below 80% of the overall rate (exactly 80% is not)', () => {
     // Overall 5%; 80% of it is 4%.
-    expect(summary({ total: [5, 100], search: [4, 100] }).searchUnderperforming).toBe(false);
+    const eighty = summary({ total: [5, 100], search: [4, 100] });
+    expect(eighty.searchUnderperforming).toBe(false);
+    expect(eighty.lines[2]).toBe(
+      'App Store Search conversion of 4.0% is at least 80% of the overall rate (5.0%).',
+    );
     const s = summary({ total: [5, 100], search: [399, 10000] });
     expect(s.searchUnderperforming).toBe(true);
     expect(s.lines[2]).toBe(
-      'App Store Search converts at 4.0%, below 80% of the average rate (5.0%): search is underperforming; review the title, subtitle, keyword field and first three screenshots.',
+      'App Store Search conversion of 4.0% is below 80% of the overall rate (5.0%): search is underperforming; review the title, subtitle, keyword field and first three screenshots.',
     );
   });
 
@@ -302,7 +321,7 @@ describe('buildKpiReport executive summary (spec section 9)', () => {
   });
 });
 
-describe('buildKpiReport monthly report (spec sections 5 and 9)', () => {
+describe('buildKpiReport monthly report (docs/product.md#dashboard-computation)', () => {
   const rows = [
     row(
       '7/30/25',
@@ -384,7 +403,7 @@ describe('buildKpiReport monthly report (spec sections 5 and 9)', () => {
 });
 
 describe('buildKpiReport with no rows', () => {
-  it('reports no data everywhere and the spec default range', () => {
+  it('reports no data everywhere and the documented default range', () => {
     const r = buildKpiReport([]);
     expect(r.range).toEqual({ start: '2025-07-20', end: '2025-08-18', days: 30 });
     expect(r.performanceOverview).toBe('No data available for Jul 20, 2025 to Aug 18, 2025.');

@@ -4,24 +4,33 @@ import {
   writeRankingSentence,
   writeSourceCommentary,
 } from './commentary.writer';
-import { assertDateRange, defaultDateRange, previousPeriod, rangeLengthDays } from './date.rules';
+import {
+  addDays,
+  assertDateRange,
+  defaultDateRange,
+  previousPeriod,
+  rangeLengthDays,
+} from './date.helpers';
 import { writeExecutiveSummary } from './executive-summary.writer';
 import {
   dailyCounts,
+  entryHasData,
   prepareDataset,
   rowsInRange,
+  type TDatedRow,
   type TPreparedDataset,
   type TRowInput,
+  type TScope,
 } from './metrics.calculator';
 import { buildMonthlyReport } from './monthly-report.builder';
 import { comparePeriodRows } from './period-comparison.builder';
 import { DASHBOARD_SOURCES } from './sources.constants';
-import { detectSpike } from './spike.rules';
+import { detectSpike, type TSeriesPoint } from './spike.detector';
 
 /**
  * The applied range of a dataset: `range` when given (checked), else the dataset's last 30
- * days, or its whole span when shorter, or the spec default 2025-07-20..2025-08-18 when no
- * date parses (spec section 9).
+ * days, or its whole span when shorter, or the documented default 2025-07-20..2025-08-18 when no
+ * date parses (docs/product.md#dashboard-computation).
  *
  * @throws RangeError when `range` has a bound that is not a `YYYY-MM-DD` day or start > end.
  */
@@ -62,25 +71,66 @@ export function daySpan(dataset: TPreparedDataset): { span: TDateRange | null; d
 /**
  * The default range of chart-data rows (for the date picker and the reports call): the
  * dataset's last 30 days, its whole span when shorter, or 2025-07-20..2025-08-18 when no date
- * parses (spec section 9).
+ * parses (docs/product.md#dashboard-computation).
  */
 export function defaultRangeOfRows(rows: readonly TRowInput[]): TDateRange {
   return resolveRange(prepareDataset(rows));
 }
 
 /**
+ * Daily first-time downloads of `scope` on every day of `range`, ascending; null on a day
+ * absent from the export or whose cells for the scope are all empty (missing data, not 0).
+ */
+export function dailySeries(
+  entries: readonly TDatedRow[],
+  dataset: TPreparedDataset,
+  scope: TScope,
+  range: TDateRange,
+): TSeriesPoint[] {
+  const withData = new Set(
+    entries.filter((e) => e.day !== null && entryHasData(e, dataset, scope)).map((e) => e.day!),
+  );
+  const counts = new Map(dailyCounts(entries, dataset, scope).map((d) => [d.day, d.counts]));
+  const out: TSeriesPoint[] = [];
+  for (let day = range.start; day <= range.end; day = addDays(day, 1))
+    out.push({
+      date: day,
+      value: withData.has(day) ? (counts.get(day)?.firstTimeDownloads ?? 0) : null,
+    });
+  return out;
+}
+
+/** Days of the range listed by {@link missingDaysOf}. */
+export const MISSING_DAYS_LISTED = 5;
+
+/**
+ * Days of `range` absent from the export or empty in every source: their count and the first
+ * {@link MISSING_DAYS_LISTED}.
+ */
+export function missingDaysOf(
+  entries: readonly TDatedRow[],
+  dataset: TPreparedDataset,
+  range: TDateRange,
+): { count: number; days: string[] } {
+  const missing = dailySeries(entries, dataset, 'total', range)
+    .filter((p) => p.value === null)
+    .map((p) => p.date);
+  return { count: missing.length, days: missing.slice(0, MISSING_DAYS_LISTED) };
+}
+
+/**
  * The whole KPI report of a merged dataset, as `GET /api/reports/{downloadId}` answers it and
- * the web dashboard renders it (spec sections 2, 3, 5 and 9).
+ * the web dashboard renders it (docs/product.md#dashboard-sections and #dashboard-computation).
  *
  * - Rows are the chart-data rows (numbers, numeric text such as '1,234', '-' or null);
  *   non-numeric values count as 0 and rows whose date does not parse are left out of every
- *   period (spec section 5).
+ *   period (docs/product.md#dashboard-computation).
  * - `range` is inclusive; without it the dataset's last 30 days (see {@link resolveRange}).
  *   The previous period has the same number of days and ends the day before `range.start`.
  * - Totals: Total Downloads from the 'Total Downloads' column (else first-time downloads +
- *   redownloads), Total Impressions, and the Total Average Conversion Rate = first-time
- *   downloads / impressions x 100 over the range, with Apple's total downloads / impressions
- *   beside it.
+ *   redownloads), Total Impressions, and the first-time conversion rate = first-time
+ *   downloads / impressions x 100 over the range, with the App Store conversion rate (total
+ *   downloads / impressions) beside it under its own name.
  * - Per dashboard source (search, browse, app_referrer, web_referrer): the same figures,
  *   changes and flags, the largest spike of daily first-time downloads, and commentary.
  * - The ranking sentence, the Performance Overview, the Executive Summary and the Monthly
@@ -126,12 +176,7 @@ export function buildKpiReportOfDataset(
       hasColumns &&
       c.firstTimeDownloads + c.redownloads + c.totalDownloads + c.impressions !== 0;
     const spike = hasData
-      ? detectSpike(
-          dailyCounts(currentRows, dataset, source.id).map((d) => ({
-            date: d.day,
-            value: d.counts.firstTimeDownloads,
-          })),
-        )
+      ? detectSpike(dailySeries(currentRows, dataset, source.id, applied))
       : null;
     const share =
       totals.current.firstTimeDownloads > 0
@@ -181,6 +226,8 @@ export function buildKpiReportOfDataset(
       totalRows: dataset.entries.length,
       currentRows: currentRows.length,
       hasDateColumn: dataset.dateColumn !== null,
+      missingDays:
+        currentRows.length > 0 ? missingDaysOf(currentRows, dataset, applied) : undefined,
     }),
     sources,
     rankingSentence: writeRankingSentence(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TDateRange } from '@aso/contracts';
 import { buildKpiReport, buildKpiReportOfDataset } from './kpi-report.builder';
-import { addDays } from './date.rules';
+import { addDays } from './date.helpers';
 import { prepareDataset, prepareReportDataset, type TRowInput } from './metrics.calculator';
-import { toNumber } from './number.rules';
+import { toNumber } from './number.parser';
 import { ALL_SOURCES } from './sources.constants';
 
 // The gateway computes reports from a dataset prepared once (`prepareReportDataset`) and kept

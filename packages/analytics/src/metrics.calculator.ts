@@ -11,9 +11,9 @@ import {
   resolveSourceColumns,
   resolveTotalColumns,
   type TTotalColumns,
-} from './columns.rules';
-import { isInRange, parseDate } from './date.rules';
-import { parseCellValue, toNumber } from './number.rules';
+} from './columns.resolver';
+import { isInRange, parseDate } from './date.helpers';
+import { parseCellValue, toNumber } from './number.parser';
 import { ALL_SOURCES } from './sources.constants';
 
 /** A row object as the chart-data call returns it (values are numbers, text or null). */
@@ -58,7 +58,7 @@ export interface TDatedRow {
 /** Rows prepared once for all computations of a report. */
 export interface TPreparedDataset {
   headers: string[];
-  /** First column whose name contains 'date' (spec section 3), or null. */
+  /** First column whose name contains 'date' (docs/product.md#entities), or null. */
   dateColumn: string | null;
   entries: TDatedRow[];
   sourceColumns: Record<TTrafficSourceId, TSourceColumns>;
@@ -73,8 +73,8 @@ export interface TPreparedDataset {
 }
 
 /**
- * Parses dates and resolves the columns of every source once (spec section 3). Rows without a
- * date column all get `day: null`.
+ * Parses dates and resolves the columns of every source once (docs/product.md#entities). Rows
+ * without a date column all get `day: null`.
  */
 export function prepareDataset(rows: readonly TRowInput[]): TPreparedDataset {
   const headers = collectHeaders(rows);
@@ -179,7 +179,7 @@ function countLeading(entries: readonly TDatedRow[], before: (day: string) => bo
 
 /**
  * Rows whose parsed day lies in the inclusive range, in row order; rows whose date cannot be
- * parsed are excluded (spec section 5). On a dataset sorted by day (see
+ * parsed are excluded (docs/product.md#dashboard-computation). On a dataset sorted by day (see
  * `TPreparedDataset.sortedByDay`) the run is found by binary search instead of a scan.
  */
 export function rowsInRange(dataset: TPreparedDataset, range: TDateRange): TDatedRow[] {
@@ -197,10 +197,10 @@ function cell(row: TRowInput, column: string | null): number {
 }
 
 /**
- * Counts of one source in one row (spec section 3: column patterns per source; spec section 5:
- * non-numeric values count as 0). Total downloads come from '<Source> Total Downloads' when the
- * export has that column, else first-time downloads + redownloads (Apple: "Total Downloads can
- * include first-time downloads, redownloads").
+ * Counts of one source in one row (docs/product.md#entities: column patterns per source;
+ * docs/product.md#dashboard-computation: non-numeric values count as 0). Total downloads come from
+ * '<Source> Total Downloads' when the export has that column, else first-time downloads +
+ * redownloads (Apple: "Total Downloads can include first-time downloads, redownloads").
  */
 export function sourceCountsOfRow(row: TRowInput, columns: TSourceColumns): TCounts {
   const firstTimeDownloads = cell(row, columns.firstTimeDownloads);
@@ -217,7 +217,7 @@ export function sourceCountsOfRow(row: TRowInput, columns: TSourceColumns): TCou
 }
 
 /**
- * Totals across sources in one row (spec section 3). First-time downloads,
+ * Totals across sources in one row (docs/product.md#entities). First-time downloads,
  * redownloads and impressions come from 'Total First-Time Downloads', 'Total Redownloads' and
  * 'Total Impressions' when the export has them, else they are sums over all seven sources.
  * Total Downloads comes from the 'Total Downloads' column; without it, it is the sum of the
@@ -322,19 +322,63 @@ export function sumCounts(
 
 /**
  * Conversion rate in percent: downloads / impressions x 100, and 0 when impressions are 0
- * (spec section 5). Computed as (downloads x 100) / impressions so that one rounding step
- * keeps exact boundaries (5 / 100 gives exactly 5).
+ * (docs/product.md#dashboard-computation). Computed as (downloads x 100) / impressions so that one
+ * rounding step keeps exact boundaries (5 / 100 gives exactly 5).
  */
 export function conversionRate(downloads: number, impressions: number): number {
   if (impressions === 0) return 0;
   return (downloads * 100) / impressions;
 }
 
+/** How a conversion rate of the reports is named and computed. */
+export interface TConversionRateDefinition {
+  /** The rate's name, e.g. 'First-time conversion rate'. */
+  name: string;
+  /** Its formula in words, e.g. 'first-time downloads / impressions'. */
+  formula: string;
+  /** One sentence for a tooltip: what it counts and whose definition it is. */
+  description: string;
+}
+
 /**
- * Period metrics from summed counts. `conversionRate` uses first-time downloads, the product's
- * rate for sources and for 'Total Average Conversion Rate' (spec section 5): a ratio of sums
- * over the range, not a mean of daily rates. `appleConversionRate` is Apple's definition, total
- * downloads / unique impressions (Apple, "Measuring app performance").
+ * The two conversion rates, by the field of `TPeriodMetrics` holding each (percent 0-100).
+ * `conversionRate` (first-time downloads / impressions, the rate many ASO practitioners use)
+ * is the one every report of this product judges and compares: the KPI card, the executive
+ * summary's thresholds, the commentary and the monthly report. `appleConversionRate` is App
+ * Store Connect's definition, total downloads / unique impressions
+ * (https://developer.apple.com/app-store/measuring-app-performance/), shown beside it under its
+ * own name, never mixed into the same figures.
+ */
+export const CONVERSION_RATES: Record<
+  'conversionRate' | 'appleConversionRate',
+  TConversionRateDefinition
+> = {
+  conversionRate: {
+    name: 'First-time conversion rate',
+    formula: 'first-time downloads / impressions',
+    description:
+      'First-time downloads divided by impressions: how often a view led to a first download, redownloads left out. The rate this report judges and compares.',
+  },
+  appleConversionRate: {
+    name: 'App Store conversion rate',
+    formula: 'total downloads / impressions',
+    description:
+      "App Store Connect's definition: total downloads (first-time downloads and redownloads) divided by unique impressions.",
+  },
+};
+
+/** 'First-time conversion rate (first-time downloads / impressions)'. */
+export function conversionRateLabel(key: keyof typeof CONVERSION_RATES): string {
+  const d = CONVERSION_RATES[key];
+  return `${d.name} (${d.formula})`;
+}
+
+/**
+ * Period metrics from summed counts. `conversionRate` uses first-time downloads, the product's rate
+ * for sources and for the totals' first-time conversion rate
+ * (docs/product.md#dashboard-computation): a ratio of sums over the range, not a mean of daily
+ * rates. `appleConversionRate` is Apple's definition, total downloads / unique impressions (Apple,
+ * "Measuring app performance").
  */
 export function toPeriodMetrics(counts: TCounts): TPeriodMetrics {
   return {

@@ -5,7 +5,7 @@ import type {
   TMonthlyReportRow,
   TTrafficSourceId,
 } from '@aso/contracts';
-import { formatMonth, monthKey } from './date.rules';
+import { formatMonth, monthKey } from './date.helpers';
 import {
   addCounts,
   rowsInRange,
@@ -18,11 +18,17 @@ import {
 } from './metrics.calculator';
 import { ALL_SOURCES } from './sources.constants';
 
-/** The monthly report's message with no rows (spec section 5). */
+/** The monthly report's message with no rows (docs/product.md#dashboard-computation). */
 export const NO_DATA_MESSAGE = 'No data available';
-/** The monthly report's message when no column name contains 'date' (spec section 5). */
+/**
+ * The monthly report's message when no column name contains 'date'
+ * (docs/product.md#dashboard-computation).
+ */
 export const NO_DATE_FIELD_MESSAGE = 'No date field found';
-/** Composition labels show only for segments above this percent (spec section 9). */
+/**
+ * Composition labels show only for segments above this percent
+ * (docs/product.md#dashboard-computation).
+ */
 export const COMPOSITION_LABEL_MIN_SHARE = 15;
 
 type TSourceFigures = Record<TTrafficSourceId, TCounts>;
@@ -38,10 +44,11 @@ function emptySourceFigures(): TSourceFigures {
 }
 
 /**
- * The Download Composition bar (spec sections 2 and 9): each of the seven sources' share of
- * the downloads of all seven, by total downloads (first-time downloads + redownloads), in
- * source order, sources with none left out. Labels show only for segments strictly above
- * 15%. Null, i.e. no bar, when those downloads add up to 0 (spec section 5).
+ * The Download Composition bar (docs/product.md#dashboard-sections and #dashboard-computation):
+ * each of the seven sources' share of the downloads of all seven, by total downloads (first-time
+ * downloads + redownloads), in source order, sources with none left out. Labels show only for
+ * segments strictly above 15%. Null, i.e. no bar, when those downloads add up to 0
+ * (docs/product.md#dashboard-computation).
  */
 export function buildComposition(figures: TSourceFigures): TMonthlyReport['composition'] {
   const total = addCounts(...ALL_SOURCES.map((s) => figures[s.id])).totalDownloads;
@@ -63,10 +70,11 @@ export function buildComposition(figures: TSourceFigures): TMonthlyReport['compo
 }
 
 /**
- * The Monthly Report over the applied range (spec sections 2, 5 and 9): one row per calendar
- * month that has rows in the range, ascending, with per-source counts for all seven sources
- * (the dashboard's four plus Institutional Purchase, Unavailable and Event Notification) and
- * the month's totals; range-wide per-source figures and totals; and the composition bar.
+ * The Monthly Report over the applied range (docs/product.md#dashboard-sections and
+ * #dashboard-computation): one row per calendar month that has rows in the range, ascending, with
+ * per-source counts for all seven sources (the dashboard's four plus Institutional Purchase,
+ * Unavailable and Event Notification) and the month's totals; range-wide per-source figures and
+ * totals; and the composition bar.
  *
  * Status: 'no_data' with 'No data available' when the dataset has no rows or none in the
  * range; 'no_date_field' with 'No date field found' when no column name contains 'date'.

@@ -1,5 +1,5 @@
 import type { TDateRange, TMetricsComparison } from '@aso/contracts';
-import { dayNumber, rangeLengthDays } from './date.rules';
+import { dayNumber, rangeLengthDays } from './date.helpers';
 import {
   entryHasData,
   sumCounts,
@@ -8,9 +8,11 @@ import {
   type TPreparedDataset,
   type TScope,
 } from './metrics.calculator';
-import { comparePeriods } from './period.rules';
+import { comparePeriods } from './period-change.calculator';
 
-/** The rows of an applied range and of its previous period (spec section 9). */
+/**
+ * The rows of an applied range and of its previous period (docs/product.md#dashboard-computation).
+ */
 export interface TPeriodRows {
   range: TDateRange;
   previousRange: TDateRange;
@@ -38,13 +40,13 @@ function byPosition(
 }
 
 /**
- * The applied range against its previous period for one scope (the totals or a source),
- * compared on matching days only (spec section 9: "the same length immediately before the
- * applied range"): day `i` of the previous period matches day `i` of the range, and only pairs
+ * The applied range against its previous period for one scope (the totals or a source), compared on
+ * matching days only (docs/product.md#dashboard-computation: "the same length immediately before
+ * the applied range"): day `i` of the previous period matches day `i` of the range, and only pairs
  * of days that both have data for the scope (see `rowHasData`) are compared. `current` sums the
- * whole range; `compared` and `previous` sum the matched days; `coverage` says how many days
- * the previous period has data on and how many were compared. A previous period the data covers
- * only in part is thus compared like for like, and one without data is not compared at all.
+ * whole range; `compared` and `previous` sum the matched days; `coverage` says how many days the
+ * previous period has data on and how many were compared. A previous period the data covers only in
+ * part is thus compared like for like, and one without data is not compared at all.
  */
 export function comparePeriodRows(
   rows: TPeriodRows,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSourceSeries } from './source-series.builder';
 
-describe('buildSourceSeries (spec section 2: traffic source charts)', () => {
+describe('buildSourceSeries (docs/product.md#dashboard-sections)', () => {
   const rows = [
     {
       Date: '7/2/25',

@@ -7,7 +7,7 @@ import {
   type TRowInput,
 } from './metrics.calculator';
 
-/** One day of a 'Traffic source performance' chart (spec section 2). */
+/** One day of a 'Traffic source performance' chart (docs/product.md#dashboard-sections). */
 export interface TSourceSeriesPoint {
   /** `YYYY-MM-DD`. */
   date: string;
@@ -18,10 +18,11 @@ export interface TSourceSeriesPoint {
 }
 
 /**
- * The daily series of one traffic source for its chart (spec section 2: first-time downloads
- * and impressions as bars, conversion rate (%) as a line), ascending by day. With `range`,
- * only its days (rows with unparseable dates are excluded, spec section 5); without it, every
- * row whose date parses. An empty array means 'No data available'.
+ * The daily series of one traffic source for its chart (docs/product.md#dashboard-sections:
+ * first-time downloads and impressions as bars, conversion rate (%) as a line), ascending by day.
+ * With `range`, only its days (rows with unparseable dates are excluded,
+ * docs/product.md#dashboard-computation); without it, every row whose date parses. An empty array
+ * means 'No data available'.
  */
 export function buildSourceSeries(
   rows: readonly TRowInput[],

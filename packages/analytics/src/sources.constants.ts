@@ -10,8 +10,8 @@ export interface TTrafficSource {
 }
 
 /**
- * The four sources of the dashboard, in spec order (spec section 3: Traffic sources; Apple:
- * "View acquisition sources").
+ * The four sources of the dashboard, in the documented order (docs/product.md#entities: Traffic
+ * sources; Apple: "View acquisition sources").
  */
 export const DASHBOARD_SOURCES: readonly TTrafficSource[] = [
   { id: 'search', name: 'App Store Search', label: 'Search' },
@@ -20,7 +20,7 @@ export const DASHBOARD_SOURCES: readonly TTrafficSource[] = [
   { id: 'web_referrer', name: 'Web Referrer', label: 'Web Referrer' },
 ];
 
-/** The three sources the monthly report adds (spec section 3: Traffic sources). */
+/** The three sources the monthly report adds (docs/product.md#entities: Traffic sources). */
 export const EXTRA_MONTHLY_SOURCES: readonly TTrafficSource[] = [
   { id: 'institutional_purchase', name: 'Institutional Purchase', label: 'Institutional Purchase' },
   { id: 'unavailable', name: 'Unavailable', label: 'Unavailable' },

@@ -1,16 +1,16 @@
 /**
  * @aso/appstore: App Store URL rules (shared with the web form), product page parsers per
- * layout, the lookup and reviews parsers, listing merge and diff (DESIGN section 1). Everything
- * here is pure and browser-safe; the store client and the replay server are node-only and live
- * behind `@aso/appstore/node`.
+ * layout, the lookup and reviews parsers, listing merge and diff (docs/product.md#system-shape).
+ * Everything here is pure and browser-safe; the store client and the replay server are node-only
+ * and live behind `@aso/appstore/node`.
  */
-export * from './url/app-store-url.rules';
-export * from './url/competitor-urls.rules';
+export * from './url/app-store-url.validation';
+export * from './url/competitor-urls.validation';
 export * from './errors/store.errors';
-export * from './parsers/text.util';
-export * from './parsers/artwork.util';
-export * from './parsers/device-class.util';
-export * from './parsers/in-app-event.util';
+export * from './parsers/text.helpers';
+export * from './parsers/artwork.helpers';
+export * from './parsers/device-class.helpers';
+export * from './parsers/in-app-event.helpers';
 export * from './parsers/html-scan';
 export * from './parsers/parser.types';
 export * from './parsers/ember.parser';
@@ -19,5 +19,7 @@ export * from './parsers/json-ld.parser';
 export * from './parsers/product-page.parser';
 export * from './parsers/lookup.parser';
 export * from './parsers/reviews.parser';
+export * from './parsers/search.parser';
+export * from './parsers/search-hints.parser';
 export * from './listing/listing.merge';
 export * from './listing/listing.changes';

@@ -4,9 +4,8 @@ import {
   analyzeListing,
   buildRecommendations,
   competitorScreenshotAnalysis,
-  overallScore,
-  SECTION_WEIGHTS,
 } from './audit.analyzer';
+import { overallScore, SECTION_WEIGHTS } from './audit.scoring';
 import { videoSection } from './media.rules';
 import { constructedListing, shots } from './test-listing.helpers';
 
@@ -48,8 +47,10 @@ describe('analyzeListing (constructed listings)', () => {
   });
   it('overall score is the weighted mean of the judged sections', () => {
     const judged = SECTION_KEYS.filter((k) => a.structuredAnalysis[k].score !== null);
-    // The constructed listing has no release date, ratings histogram, reviews, size or device list.
+    // The constructed listing has no release date, ratings histogram, reviews, size or device
+    // list; its icon is shown, and its design is not measured.
     expect(SECTION_KEYS.filter((k) => !judged.includes(k))).toEqual([
+      'icon',
       'updates',
       'reviews',
       'appSize',

@@ -2,7 +2,6 @@ import {
   SECTION_KEYS,
   type TAppListing,
   type TRecommendation,
-  type TSectionKey,
   type TStructuredAnalysis,
 } from '@aso/contracts';
 import { categorySection } from './category.rules';
@@ -17,103 +16,25 @@ import {
   type TCompetitorMedia,
 } from './media.rules';
 import {
-  checkKeywordField,
   checkSubtitle,
   checkTitle,
-  keywordCoverage,
-  keywordsSection,
   sharedMetadataWords,
   subtitleSection,
   titleSection,
 } from './metadata.rules';
+import { checkKeywordField, keywordCoverage, keywordsSection } from './keyword-field.rules';
 import { parseCount, parseRating, ratingSection } from './rating.rules';
-import { charCount, clampScore, plural } from './text.rules';
+import { charCount, plural } from './text.helpers';
 import { descriptionSection } from './description.rules';
 import { appSizeSection, compatibilitySection } from './device.rules';
 import { localizationSection } from './localization.rules';
 import { reviewsSection } from './reviews.rules';
-import { RULES_VERSION, unreadableWhy } from './rules.catalogue';
+import { RULES_VERSION } from './rules.catalogue';
+import { unreadableWhy } from './rule-outcome.helpers';
 import { releaseFacts, updatesSection } from './updates.rules';
-
-/**
- * Weight of each section in the overall score: what most moves search visibility (title,
- * keywords, subtitle) and conversion (screenshots, rating, video) weighs most. The overall
- * score divides by the weights of the judged sections only.
- */
-export const SECTION_WEIGHTS: Record<TSectionKey, number> = {
-  title: 15,
-  subtitle: 10,
-  keywords: 10,
-  icon: 5,
-  video: 10,
-  screenshots: 20,
-  rating: 15,
-  category: 5,
-  inAppEvents: 10,
-  description: 5,
-  updates: 5,
-  localization: 5,
-  reviews: 5,
-  appSize: 3,
-  compatibility: 2,
-};
-
-/** Display names of the sections (spec section 2: ASO Analysis sections; IAE = in-app events). */
-export const SECTION_LABELS: Record<TSectionKey, string> = {
-  title: 'Title',
-  subtitle: 'Subtitle',
-  keywords: 'Keyword Field',
-  icon: 'Icon',
-  video: 'Video',
-  screenshots: 'Screenshots',
-  rating: 'Rating',
-  category: 'Category',
-  inAppEvents: 'IAE',
-  description: 'Description',
-  updates: 'Updates',
-  localization: 'Localization',
-  reviews: 'Reviews',
-  appSize: 'App Size',
-  compatibility: 'Compatibility',
-};
-
-/**
- * What improving a section is expected to do, named in every recommendation ("each
- * naming the section and the expected effect").
- */
-export const SECTION_EFFECTS: Record<TSectionKey, string> = {
-  title: 'More search visibility: the title carries the most keyword weight.',
-  subtitle: 'More search visibility and a clearer promise under the name in search results.',
-  keywords: 'Ranking for more search terms without changing visible text.',
-  icon: 'Higher tap-through from search results and browse lists.',
-  video: 'Higher conversion of product page visits to downloads.',
-  screenshots: 'Higher conversion: the first screenshots decide most installs from search.',
-  rating: 'Higher conversion and search ranking: ratings show in every result.',
-  category: 'More browse traffic from category charts.',
-  inAppEvents: 'Extra placements in search and the Today tab, and reactivation of lapsed users.',
-  description: 'Higher conversion of visitors who read past the screenshots.',
-  updates: 'More trust from shoppers and a fresh "What\'s New" on the product page.',
-  localization: 'More shoppers reached in their own language.',
-  reviews: 'Higher conversion and a better rating as the causes of complaints are fixed.',
-  appSize: 'Fewer downloads abandoned behind the cellular download prompt.',
-  compatibility: 'Listings in more device App Stores.',
-};
-
-/**
- * Overall score 0-100: the weighted mean ({@link SECTION_WEIGHTS}) of the judged sections;
- * sections not judged (score null) are left out. Null when no section was judged.
- */
-export function overallScore(analysis: TStructuredAnalysis): number | null {
-  let sum = 0;
-  let weights = 0;
-  for (const key of SECTION_KEYS) {
-    const score = analysis[key].score;
-    if (score === null) continue;
-    sum += score * SECTION_WEIGHTS[key];
-    weights += SECTION_WEIGHTS[key];
-  }
-  return weights === 0 ? null : clampScore(sum / weights);
-}
+import { judgeOnReadInputs } from './judged.policy';
+import { overallScore, SECTION_WEIGHTS } from './audit.scoring';
+import { SECTION_EFFECTS, SECTION_LABELS } from './sections.constants';
 
 /**
  * Prioritised recommendations: the first improvement of every judged section scoring under 100,
@@ -140,7 +61,7 @@ export function buildRecommendations(analysis: TStructuredAnalysis, max = 8): TR
 /**
  * Screenshot analysis text of one competitor, compared with the audited app: screenshot count
  * and orientation, the first three, the iPad set, a preview video, and a 'To improve:' line for
- * the audited app (the standalone page strips that trailing part, spec section 2).
+ * the audited app (the standalone page strips that trailing part, docs/product.md#results-view).
  */
 export function competitorScreenshotAnalysis(competitor: TAppListing, main: TAppListing): string {
   const c = checkScreenshots(competitor);
@@ -193,7 +114,7 @@ export interface TAnalyzeListingInput {
 
 /**
  * Measured facts of an audit: the counts and limits the openai provider passes to the model
- * (DESIGN section 2: "counts, lengths and scores are computed in code").
+ * (docs/product.md#how-an-audit-runs: "counts, lengths and scores are computed in code").
  */
 export interface TListingFacts {
   title: ReturnType<typeof checkTitle>;
@@ -282,7 +203,7 @@ export function listingFacts(input: TAnalyzeListingInput): TListingFacts {
 }
 
 /**
- * The heuristic audit of a listing (DESIGN section 2, analysis providers: `heuristic`):
+ * The heuristic audit of a listing (docs/product.md#analysis-providers: `heuristic`):
  * deterministic and offline. Every section of {@link SECTION_KEYS} gets analysis text,
  * improvements, a score 0-100 (null when not judged), a confidence and the outcome of each
  * rule of the catalogue ({@link RULES_VERSION});
@@ -297,7 +218,7 @@ export function analyzeListing(input: TAnalyzeListingInput): TListingAnalysis {
     iphoneCount: checkScreenshots(c).iphoneCount,
     hasVideo: hasPreviewVideo(c),
   }));
-  const structuredAnalysis: TStructuredAnalysis = {
+  const sections: TStructuredAnalysis = {
     title: titleSection(main.appName, main.subtitle, keywords, competitors),
     subtitle: subtitleSection(
       main.appName,
@@ -330,6 +251,9 @@ export function analyzeListing(input: TAnalyzeListingInput): TListingAnalysis {
     appSize: appSizeSection(main, competitors),
     compatibility: compatibilitySection(main),
   };
+  const structuredAnalysis = Object.fromEntries(
+    SECTION_KEYS.map((k) => [k, judgeOnReadInputs(sections[k], main)]),
+  ) as TStructuredAnalysis;
   return {
     structuredAnalysis,
     rulesVersion: RULES_VERSION,

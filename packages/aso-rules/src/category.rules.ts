@@ -1,5 +1,6 @@
 import type { TAppListing, TSectionAnalysis } from '@aso/contracts';
-import { failed, passed, scoreOf, notJudgedSection } from './rules.catalogue';
+import { failed, passed, notJudgedSection } from './rule-outcome.helpers';
+import { scoreOf } from './audit.scoring';
 
 /**
  * Points a chart position loses (rule `category.chart-position`): top 10 -> 0, top 50 -> 20,

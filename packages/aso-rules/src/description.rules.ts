@@ -8,10 +8,10 @@ import {
   failed,
   notApplicable,
   passed,
-  scoreOf,
   notJudgedSection,
   unreadableWhy,
-} from './rules.catalogue';
+} from './rule-outcome.helpers';
+import { scoreOf } from './audit.scoring';
 import {
   charCount,
   keywordWords,
@@ -20,8 +20,8 @@ import {
   singular,
   STOP_WORDS,
   words,
-} from './text.rules';
-import { keywordTerms } from './metadata.rules';
+} from './text.helpers';
+import { keywordTerms } from './keyword-field.rules';
 
 /** A three-word phrase and how often the description uses it. */
 export interface TRepeatedPhrase {

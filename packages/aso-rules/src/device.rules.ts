@@ -1,8 +1,9 @@
 import type { TAppListing, TDeviceClass, TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
 import { DEVICE_CLASS_NAMES } from './device-names';
 import { CELLULAR_DOWNLOAD_LIMIT_BYTES } from './limits.constants';
-import { failed, passed, scoreOf, notJudgedSection } from './rules.catalogue';
-import { listText } from './text.rules';
+import { failed, passed, notJudgedSection } from './rule-outcome.helpers';
+import { scoreOf } from './audit.scoring';
+import { listText } from './text.helpers';
 
 /**
  * A size in bytes as iOS shows it: decimal megabytes with at most one decimal ('279.8 MB',

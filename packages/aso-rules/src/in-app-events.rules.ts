@@ -1,7 +1,8 @@
 import type { TListingInAppEvent, TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
-import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
+import { failed, notApplicable, passed, notJudgedSection } from './rule-outcome.helpers';
+import { scoreOf } from './audit.scoring';
 import { IN_APP_EVENT_LIMITS, MAX_PUBLISHED_IN_APP_EVENTS } from './limits.constants';
-import { charCount, plural } from './text.rules';
+import { charCount, plural } from './text.helpers';
 
 /** One limit that an in-app event text breaks. */
 export interface TInAppEventViolation {

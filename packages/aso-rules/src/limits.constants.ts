@@ -1,34 +1,40 @@
 /**
- * Apple's metadata limits and the spec's thresholds that the rules of this package check.
+ * Apple's metadata limits and the documented thresholds that the rules of this package check.
  * Each constant names its source.
  */
 
 /**
- * App name limit in characters. Sources: spec sections 5 and 9 ("30 characters for title and
- * subtitle"); App Store Connect Help, App information ("Name ... up to 30 characters",
+ * App name limit in characters. Sources: docs/product.md#limits-and-constants ("30 characters for
+ * title and subtitle"); App Store Connect Help, App information ("Name ... up to 30 characters",
  * https://developer.apple.com/help/app-store-connect/reference/app-information).
  */
 export const TITLE_MAX_CHARS = 30;
 
-/** Subtitle limit in characters. Sources: spec sections 5 and 9; App Store Connect Help, App information. */
+/**
+ * Subtitle limit in characters. Sources: docs/product.md#limits-and-constants; App Store Connect
+ * Help, App information.
+ */
 export const SUBTITLE_MAX_CHARS = 30;
 
 /**
- * Keyword field limit in BYTES of UTF-8 (not characters: a multi-byte letter such as 'é' or
- * '音' costs 2-3 bytes). Sources: spec sections 5 and 9 (100); App Store Connect Help, Platform
- * version information ("Keywords ... limited to 100 bytes",
+ * Keyword field limit in BYTES of UTF-8 (not characters: a multi-byte letter such as 'é' or '音'
+ * costs 2-3 bytes). Sources: docs/product.md#limits-and-constants (100); App Store Connect Help,
+ * Platform version information ("Keywords ... limited to 100 bytes",
  * https://developer.apple.com/help/app-store-connect/reference/platform-version-information).
  */
 export const KEYWORD_FIELD_MAX_BYTES = 100;
 
 /**
- * Screenshot slots per device size. Sources: spec sections 5 and 9 ("10 screenshot slots");
- * App Store Connect Help, Screenshot specifications ("up to 10 screenshots",
+ * Screenshot slots per device size. Sources: docs/product.md#limits-and-constants ("10 screenshot
+ * slots"); App Store Connect Help, Screenshot specifications ("up to 10 screenshots",
  * https://developer.apple.com/help/app-store-connect/reference/screenshot-specifications).
  */
 export const SCREENSHOT_SLOTS = 10;
 
-/** Screenshots that matter most: the ones visible in search results. Source: spec sections 5 and 9 ("the first 3 matter most"). */
+/**
+ * Screenshots that matter most: the ones visible in search results. Source:
+ * docs/product.md#limits-and-constants ("the first 3 matter most").
+ */
 export const FIRST_SCREENSHOTS = 3;
 
 /**
@@ -38,7 +44,9 @@ export const FIRST_SCREENSHOTS = 3;
  */
 export const MAX_APP_PREVIEWS = 3;
 
-/** A rating at or above this (stars, 0-5) is healthy. Source: spec section 9. */
+/**
+ * A rating at or above this (stars, 0-5) is healthy. Source: docs/product.md#limits-and-constants.
+ */
 export const HEALTHY_RATING = 4.3;
 
 /**
@@ -58,7 +66,7 @@ export const IN_APP_EVENT_LIMITS = {
  */
 export const MAX_PUBLISHED_IN_APP_EVENTS = 5;
 
-/** Competitors compared at most. Source: spec sections 1 and 9. */
+/** Competitors compared at most. Source: docs/product.md#limits-and-constants. */
 export const MAX_COMPETITORS = 3;
 
 /**

@@ -6,7 +6,7 @@ import { displaySizeName } from './device-names';
 import { localizationSection } from './localization.rules';
 import { complaintTerms, reviewsSection } from './reviews.rules';
 import { isGenericReleaseNote, updatesSection } from './updates.rules';
-import { checkKeywordField } from './metadata.rules';
+import { checkKeywordField } from './keyword-field.rules';
 import { constructedListing } from './test-listing.helpers';
 
 const statuses = (s: { rules: Array<{ id: string; status: string; points: number }> }) =>

@@ -4,12 +4,12 @@ import {
   failed,
   notApplicable,
   passed,
-  scoreOf,
   notJudgedSection,
   unreadableWhy,
-} from './rules.catalogue';
+} from './rule-outcome.helpers';
+import { scoreOf } from './audit.scoring';
 import { isLanguage, storefrontLanguage } from './storefront-languages';
-import { plural } from './text.rules';
+import { plural } from './text.helpers';
 
 /** Characters of listing text needed before its language is detected. */
 export const LANGUAGE_DETECTION_MIN_CHARS = 40;
@@ -35,7 +35,8 @@ const SAME_LANGUAGE: Record<string, string[]> = {
 };
 
 /**
- * Localization section, rules `localization.*`: how many languages the store lists, whether
+ * Localization section, rules `localization.*`: how many languages the app supports (as the
+ * store lists them; store listing localizations are not read and the text says so), whether
  * the storefront's main language is among them, and whether the listing's texts are written in
  * it. Not judged when the languages could not be read.
  */
@@ -62,10 +63,13 @@ export function localizationSection(
   const improvements: string[] = [];
   const n = listing.languages.length;
   const cc = listing.storefront.toUpperCase();
+  // The store lists the languages the app supports; which storefronts have a translated store
+  // listing is not on any page read, so the text says what was measured.
   const parts = [
-    n <= 5
-      ? `The store lists ${plural(n, 'language')}${n > 0 ? `: ${listing.languages.join(', ')}` : ''}.`
-      : `The store lists ${n} languages (${listing.languages.slice(0, 5).join(', ')} and ${n - 5} more).`,
+    (n <= 5
+      ? `The app supports ${plural(n, 'language')}${n > 0 ? ` (${listing.languages.join(', ')})` : ''}`
+      : `The app supports ${n} languages (${listing.languages.slice(0, 5).join(', ')} and ${n - 5} more)`) +
+      '; store listing localizations in other storefronts were not read.',
   ];
   const main = storefrontLanguage(listing.storefront);
   if (!main) {
@@ -126,12 +130,16 @@ export function localizationSection(
     }
   }
   if (n >= 2)
-    rules.push(passed('localization.language-count', `${n} languages.`, { languages: n }));
+    rules.push(
+      passed('localization.language-count', `The app supports ${n} languages.`, { languages: n }),
+    );
   else {
     rules.push(
-      failed('localization.language-count', `${plural(n, 'language')}.`, { languages: n }),
+      failed('localization.language-count', `The app supports ${plural(n, 'language')}.`, {
+        languages: n,
+      }),
     );
-    improvements.push('Add localizations for the storefronts where the app has an audience.');
+    improvements.push('Localize the app for the storefronts where it has an audience.');
   }
   return {
     analysis: parts.join(' '),

@@ -4,12 +4,12 @@ import {
   failed,
   notApplicable,
   passed,
-  scoreOf,
   notJudgedSection,
   unreadableWhy,
-} from './rules.catalogue';
+} from './rule-outcome.helpers';
+import { scoreOf } from './audit.scoring';
 import { FIRST_SCREENSHOTS, MAX_APP_PREVIEWS, SCREENSHOT_SLOTS } from './limits.constants';
-import { listText, plural } from './text.rules';
+import { listText, plural } from './text.helpers';
 
 /** Orientation of a screenshot from its pixel size; 'unknown' when a size is 0 (not recorded). */
 export type TOrientation = 'portrait' | 'landscape' | 'unknown';
@@ -39,8 +39,8 @@ export interface TScreenshotCheck {
 }
 
 /**
- * Screenshot rules (spec sections 5 and 9: 10 slots, the first 3 matter most; App Store
- * Connect Help, Screenshot specifications): count of the iPhone set against 10 slots, whether
+ * Screenshot rules (docs/product.md#limits-and-constants: 10 slots, the first 3 matter most; App
+ * Store Connect Help, Screenshot specifications): count of the iPhone set against 10 slots, whether
  * the first three are filled, iPhone and iPad sets, portrait/landscape from pixel sizes.
  */
 export function checkScreenshots(listing: Pick<TAppListing, 'screenshots'>): TScreenshotCheck {
@@ -262,8 +262,9 @@ export function videoSection(
 }
 
 /**
- * Icon section, rule `icon.present`. Offline rules can only tell whether an icon is shown
- * (confidence 'low'); its design is described by the openai provider, never scored.
+ * Icon section, rule `icon.present`. Offline rules can only tell whether an icon is shown: a
+ * missing icon fails; a shown one leaves the section not judged, since what would earn a score
+ * (its design) is not measured (the openai provider describes it, never scores it).
  */
 export function iconSection(listing: Pick<TAppListing, 'iconUrl'>): TSectionAnalysis {
   if (!listing.iconUrl) {
@@ -279,11 +280,9 @@ export function iconSection(listing: Pick<TAppListing, 'iconUrl'>): TSectionAnal
   }
   return {
     analysis:
-      "The icon is present. Its design is not scored by the rules: compare it with the competitors' icons at small size.",
-    improvements: [
-      'Test a simpler icon with one recognisable symbol and strong contrast; it is the first thing shown in search results.',
-    ],
-    score: 100,
+      "Not judged: an icon is shown, and its design, which is what a score would measure, is not measured by the rules. Compare it with the competitors' icons at small size.",
+    improvements: [],
+    score: null,
     confidence: 'low',
     rules: [passed('icon.present', 'An icon is shown.')],
     textSource: 'rules',

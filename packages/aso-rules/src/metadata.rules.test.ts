@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkKeywordField,
   checkSubtitle,
   checkTitle,
-  keywordCoverage,
-  keywordsSection,
   subtitleSection,
   titleSection,
   wordsRepeatedInSubtitle,
 } from './metadata.rules';
+import { checkKeywordField, keywordCoverage, keywordsSection } from './keyword-field.rules';
 
 const t30 = 'a'.repeat(30);
 const t31 = 'a'.repeat(31);

@@ -3,10 +3,10 @@ import {
   failed,
   notApplicable,
   passed,
-  scoreOf,
   notJudgedSection,
   unreadableWhy,
-} from './rules.catalogue';
+} from './rule-outcome.helpers';
+import { scoreOf } from './audit.scoring';
 import { HEALTHY_RATING } from './limits.constants';
 
 /** Parses a rating text ('4.8') to stars 0-5; null when it is not a number. */
@@ -23,14 +23,17 @@ export function parseCount(text: string | null | undefined): number | null {
   return Number.isFinite(n) && n >= 0 ? Math.round(n) : null;
 }
 
-/** True when `rating` is at or above 4.3 stars (spec section 9: "rating at or above 4.3 is healthy"). */
+/**
+ * True when `rating` is at or above 4.3 stars (docs/product.md#limits-and-constants: "rating at or
+ * above 4.3 is healthy").
+ */
 export function isHealthyRating(rating: number): boolean {
   return rating >= HEALTHY_RATING;
 }
 
 /**
- * Points a rating loses (rule `rating.healthy`): >= 4.5 -> 0, >= 4.3 -> 15 (healthy, spec
- * section 9), >= 4.0 -> 40, >= 3.5 -> 60, else 80.
+ * Points a rating loses (rule `rating.healthy`): >= 4.5 -> 0, >= 4.3 -> 15 (healthy,
+ * docs/product.md#limits-and-constants), >= 4.0 -> 40, >= 3.5 -> 60, else 80.
  */
 export function ratingPoints(rating: number): number {
   if (rating >= 4.5) return 0;

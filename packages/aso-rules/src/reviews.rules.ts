@@ -6,9 +6,10 @@ import type {
   TRuleOutcome,
   TSectionAnalysis,
 } from '@aso/contracts';
-import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
+import { failed, notApplicable, passed, notJudgedSection } from './rule-outcome.helpers';
+import { scoreOf } from './audit.scoring';
 import { storefrontLanguage } from './storefront-languages';
-import { keywordWords, plural } from './text.rules';
+import { keywordWords, plural } from './text.helpers';
 
 /** Recent reviews needed before their share of 1-2 star reviews is judged. */
 export const MIN_RECENT_REVIEWS = 5;

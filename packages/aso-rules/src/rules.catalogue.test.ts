@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SECTION_KEYS, ZRulesCatalogue } from '@aso/contracts';
 import { analyzeListing } from './audit.analyzer';
-import { RULES, RULES_VERSION, rulesCatalogue, scoreOf, sectionRules } from './rules.catalogue';
+import { RULES, RULES_VERSION, rulesCatalogue, sectionRules } from './rules.catalogue';
+import { scoreOf } from './audit.scoring';
 import { constructedListing, shots } from './test-listing.helpers';
 
 // sha256 of every rule's `id@version:maxPoints`, in catalogue order, for RULES_VERSION 2.0.0.
@@ -27,6 +28,7 @@ describe('the rules catalogue', () => {
         expect(r.source.url).toMatch(/^https:\/\/developer\.apple\.com\//);
       else expect(r.source.url).toBeNull();
       if (r.source.kind === 'industry') expect(r.source.label).toMatch(/^Industry practice: /);
+      if (r.source.kind === 'product') expect(r.source.label).toMatch(/^This product's rule: \S/);
     }
     for (const key of SECTION_KEYS) expect(sectionRules(key).length).toBeGreaterThan(0);
   });
@@ -63,7 +65,11 @@ describe('the rules catalogue', () => {
             expect(o.points).toBeLessThanOrEqual(def.maxPoints);
             if (o.status !== 'failed') expect(o.points).toBe(0);
           }
-          if (s.rules.every((o) => o.status === 'not_judged')) expect(s.score).toBeNull();
+          // Scored only on rules that were measured (passed or failed); the icon's presence
+          // alone earns no score.
+          const measured = s.rules.some((o) => o.status === 'passed' || o.status === 'failed');
+          const iconShown = key === 'icon' && s.rules.every((o) => o.status !== 'failed');
+          if (!measured || iconShown) expect(s.score).toBeNull();
           else expect(s.score).toBe(scoreOf(s.rules));
         }
       }

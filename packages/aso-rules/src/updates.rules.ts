@@ -1,7 +1,13 @@
-import type { TAppListing, TRuleOutcome, TSectionAnalysis } from '@aso/contracts';
-import { failed, notApplicable, passed, scoreOf, notJudgedSection } from './rules.catalogue';
+import {
+  fieldAsOf,
+  type TAppListing,
+  type TRuleOutcome,
+  type TSectionAnalysis,
+} from '@aso/contracts';
+import { failed, notApplicable, passed, notJudgedSection } from './rule-outcome.helpers';
+import { scoreOf } from './audit.scoring';
 import { median } from './rating.rules';
-import { plural } from './text.rules';
+import { plural } from './text.helpers';
 
 const DAY_MS = 86_400_000;
 /** Versions looked at for the release cadence. */
@@ -40,7 +46,8 @@ export interface TReleaseFacts {
 
 /** Measures {@link TReleaseFacts} against the listing's `fetchedAt` (so the result is pure). */
 export function releaseFacts(
-  listing: Pick<TAppListing, 'versionHistory' | 'fetchedAt' | 'releaseNotes'>,
+  listing: Pick<TAppListing, 'versionHistory' | 'fetchedAt' | 'releaseNotes'> &
+    Partial<Pick<TAppListing, 'storeData'>>,
 ): TReleaseFacts | null {
   const dated = (listing.versionHistory ?? [])
     .map((v) => ({ ...v, at: v.releaseDate ? Date.parse(v.releaseDate) : Number.NaN }))
@@ -48,7 +55,8 @@ export function releaseFacts(
     .sort((a, b) => b.at - a.at);
   const latest = dated[0];
   if (!latest) return null;
-  const now = Date.parse(listing.fetchedAt);
+  // Counted to when the store data was read (its recording date in offline replay), never now.
+  const now = fieldAsOf(listing, 'versionHistory');
   const recent = dated.slice(0, CADENCE_VERSIONS);
   const intervals = recent.slice(1).map((v, i) => (recent[i]!.at - v.at) / DAY_MS);
   return {
@@ -76,7 +84,8 @@ function recencyPoints(days: number): number {
  * could be read.
  */
 export function updatesSection(
-  listing: Pick<TAppListing, 'versionHistory' | 'fetchedAt' | 'releaseNotes' | 'version'>,
+  listing: Pick<TAppListing, 'versionHistory' | 'fetchedAt' | 'releaseNotes' | 'version'> &
+    Partial<Pick<TAppListing, 'storeData'>>,
 ): TSectionAnalysis {
   const r = releaseFacts(listing);
   if (!r) {
@@ -90,7 +99,7 @@ export function updatesSection(
   const improvements: string[] = [];
   const day = r.latestDate.slice(0, 10);
   const parts = [
-    `Version ${r.latestVersion} was released on ${day}, ${plural(r.daysSinceRelease, 'day')} before this audit read the listing.`,
+    `Version ${r.latestVersion} was released on ${day}, ${plural(r.daysSinceRelease, 'day')} before the store data was read (${new Date(fieldAsOf(listing, 'versionHistory')).toISOString().slice(0, 10)}), not counted to today.`,
   ];
   const recencyFacts = {
     latestVersion: r.latestVersion,
@@ -102,7 +111,7 @@ export function updatesSection(
     rules.push(
       passed(
         'updates.recent-release',
-        `Released ${plural(r.daysSinceRelease, 'day')} ago.`,
+        `Released ${plural(r.daysSinceRelease, 'day')} before the store data was read.`,
         recencyFacts,
       ),
     );
@@ -110,7 +119,7 @@ export function updatesSection(
     rules.push(
       failed(
         'updates.recent-release',
-        `Released ${plural(r.daysSinceRelease, 'day')} ago.`,
+        `Released ${plural(r.daysSinceRelease, 'day')} before the store data was read.`,
         recencyFacts,
         points,
       ),

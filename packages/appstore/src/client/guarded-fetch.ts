@@ -80,7 +80,7 @@ async function readBody(response: Response, url: string, maxBytes: number): Prom
 }
 
 /**
- * One GET with the store client's guards (DESIGN section 2 "Store data sources"):
+ * One GET with the store client's guards (docs/product.md#store-data-sources):
  *
  * - only URLs on `allowedOrigins` are fetched; redirects are handled manually and followed
  *   only when they stay on those origins (at most `maxRedirects`), any other target throws

@@ -1,5 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import pRetry, { AbortError } from 'p-retry';
 import {
   isAppStoreStorefront,
   unknownStorefrontMessage,
@@ -12,7 +10,6 @@ import {
   AppNotFoundError,
   describeStoreError,
   StoreError,
-  StoreHttpError,
   StoreMalformedResponseError,
   StoreRateLimitedError,
   StoreUnavailableError,
@@ -22,32 +19,31 @@ import { parseLookup } from '../parsers/lookup.parser';
 import { parseProductPage, type TParsedProductPage } from '../parsers/product-page.parser';
 import type { TListingPart } from '../parsers/parser.types';
 import { parseReviewsFeed } from '../parsers/reviews.parser';
-import { storeLanguageOf } from '../url/app-store-url.rules';
-import { guardedFetch, originOf, type TFetchedResponse } from './guarded-fetch';
+import { storeLanguageOf } from '../url/app-store-url.validation';
+import { originOf, type TFetchedResponse } from './guarded-fetch';
+import {
+  DEFAULT_APP_STORE_ORIGIN,
+  DEFAULT_ITUNES_ORIGIN,
+  SourceError,
+  storeTransport,
+  type TFetchOne,
+  type TStoreRetryOptions,
+} from './store.transport';
 
-/** Apple's origin of the lookup API and the reviews RSS feed. */
-export const DEFAULT_ITUNES_ORIGIN = 'https://itunes.apple.com';
-/** Apple's origin of product pages. */
-export const DEFAULT_APP_STORE_ORIGIN = 'https://apps.apple.com';
-/** Default per-request timeout, ms. */
-export const DEFAULT_STORE_TIMEOUT_MS = 15_000;
-/** Default response size cap, bytes (a 2025 product page is about 900 KB). */
-export const DEFAULT_STORE_MAX_BYTES = 8 * 1024 * 1024;
+/*
+ * The store client's listing assembly: which store sources one listing reads, what each answer
+ * means (found, not found, failed, malformed) and how the parts merge into one listing. The
+ * requests themselves (timeouts, retries, Retry-After) are the transport's (store.transport.ts).
+ */
 
-/** Retry policy for 429 and 5xx answers, timeouts, dropped connections and cut-off bodies. */
-export interface TStoreRetryOptions {
-  /** Tries per request, including the first (default 3). */
-  attempts?: number;
-  /** First backoff delay, ms (default 500); doubles per retry, with jitter. */
-  baseDelayMs?: number;
-  /** Largest backoff delay, ms (default 8000). */
-  maxDelayMs?: number;
-  /**
-   * Longest Retry-After the client waits for itself, ms (default 30 000). A 429 asking for
-   * more throws `StoreRateLimitedError` at once, so the worker can slow the whole queue.
-   */
-  maxRetryAfterMs?: number;
-}
+export {
+  DEFAULT_APP_STORE_ORIGIN,
+  DEFAULT_ITUNES_ORIGIN,
+  DEFAULT_STORE_MAX_BYTES,
+  DEFAULT_STORE_TIMEOUT_MS,
+  parseRetryAfterMs,
+  type TStoreRetryOptions,
+} from './store.transport';
 
 /** Options of {@link fetchAppListing}. */
 export interface TFetchAppListingOptions {
@@ -88,6 +84,8 @@ export interface TSourceReport {
   status: 'ok' | 'not_found' | 'failed' | 'skipped';
   /** Final HTTP status, when an answer arrived. */
   httpStatus?: number;
+  /** Capture date the replay server gave for a recorded answer ('' when undated). */
+  recordedOn?: string;
   attempts: number;
   /** Why the source failed (its error message). */
   error?: string;
@@ -107,101 +105,6 @@ export interface TFetchAppListingResult {
   page: TParsedProductPage | null;
 }
 
-interface TRetryPolicy {
-  attempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  maxRetryAfterMs: number;
-}
-
-/**
- * Retry-After header value in ms: delta-seconds or an HTTP date (RFC 9110 section 10.2.3);
- * null when absent or unreadable.
- */
-export function parseRetryAfterMs(value: string | null, now = Date.now()): number | null {
-  if (value === null || value.trim() === '') return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
-interface TRequestOutcome {
-  response: TFetchedResponse;
-  attempts: number;
-}
-
-class SourceError extends Error {
-  constructor(
-    readonly error: StoreError,
-    readonly attempts: number,
-    readonly httpStatus?: number,
-  ) {
-    super(error.message);
-  }
-}
-
-/**
- * GET with retries (p-retry: exponential backoff from `baseDelayMs`, doubling, randomised,
- * capped at `maxDelayMs`): 2xx and 404 are returned; 429 and 5xx, timeouts, dropped
- * connections and cut-off bodies are retried. A 429 also waits for its Retry-After before the
- * next try, unless it asks for more than `maxRetryAfterMs`, which ends the tries at once. When
- * tries run out a 429 throws `StoreRateLimitedError` (the pause asked, else the first backoff),
- * a 5xx `StoreHttpError`; other 4xx throw at once. Errors are wrapped in SourceError with the
- * number of tries and the last HTTP status.
- */
-async function getWithRetry(
-  url: string,
-  policy: TRetryPolicy,
-  fetchOptions: Parameters<typeof guardedFetch>[1],
-): Promise<TRequestOutcome> {
-  let attempts = 0;
-  let httpStatus: number | undefined;
-  /** The Retry-After of the last 429, ms (null without one). */
-  let askedMs: number | null = null;
-  const { signal } = fetchOptions;
-  try {
-    return await pRetry(
-      async (attempt) => {
-        attempts = attempt;
-        httpStatus = undefined;
-        askedMs = null;
-        const response = await guardedFetch(url, fetchOptions);
-        const { status } = response;
-        if ((status >= 200 && status < 300) || status === 404) return { response, attempts };
-        httpStatus = status;
-        if (status === 429) {
-          askedMs = parseRetryAfterMs(response.headers.get('retry-after'));
-          const error = new StoreRateLimitedError(url, askedMs ?? policy.baseDelayMs);
-          throw askedMs !== null && askedMs > policy.maxRetryAfterMs
-            ? new AbortError(error)
-            : error;
-        }
-        const error = new StoreHttpError(url, status, attempt);
-        throw error.retryable ? error : new AbortError(error);
-      },
-      {
-        retries: policy.attempts - 1,
-        factor: 2,
-        minTimeout: policy.baseDelayMs,
-        maxTimeout: policy.maxDelayMs,
-        randomize: true,
-        ...(signal ? { signal } : {}),
-        shouldRetry: ({ error }) => error instanceof StoreError && error.retryable,
-        // The pause a 429 asked for comes before the backoff of the next try.
-        onFailedAttempt: async ({ retriesLeft }) => {
-          if (askedMs !== null && retriesLeft > 0) {
-            await sleep(askedMs, undefined, signal ? { signal } : {});
-          }
-        },
-      },
-    );
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    if (error instanceof StoreError) throw new SourceError(error, attempts, httpStatus);
-    throw error;
-  }
-}
-
 function failed(url: string, error: unknown): TSourceReport {
   if (error instanceof SourceError) {
     return {
@@ -217,15 +120,14 @@ function failed(url: string, error: unknown): TSourceReport {
 }
 
 /**
- * Fetches and normalises one app's listing in one storefront (DESIGN
- * section 2 "Store data sources"). Reads, concurrently, the lookup API
- * (`<itunesOrigin>/lookup?id=&country=<cc>&entity=software`), the product page
- * (`<appStoreOrigin>/<cc>/app/id<id>`, with `?l=<language>` when one is given) and the
- * reviews RSS feed (`<itunesOrigin>/<cc>/rss/customerreviews/id=<id>/sortby=mostrecent/json`):
- * the storefront drives every request. Each has a timeout, the caller's abort signal, a size
- * cap, retries (see `TStoreRetryOptions`) and the SSRF guard (only the two origins are
- * fetched; redirects elsewhere are refused). The page is parsed once the lookup answered, with
- * the lookup's genres as category hints.
+ * Fetches and normalises one app's listing in one storefront (docs/product.md#store-data-sources).
+ * Reads, concurrently, the lookup API (`<itunesOrigin>/lookup?id=&country=<cc>&entity=software`),
+ * the product page (`<appStoreOrigin>/<cc>/app/id<id>`, with `?l=<language>` when one is given) and
+ * the reviews RSS feed (`<itunesOrigin>/<cc>/rss/customerreviews/id=<id>/sortby=mostrecent/json`):
+ * the storefront drives every request. Each has a timeout, the caller's abort signal, a size cap,
+ * retries (see `TStoreRetryOptions`) and the SSRF guard (only the two origins are fetched;
+ * redirects elsewhere are refused). The page is parsed once the lookup answered, with the lookup's
+ * genres as category hints.
  *
  * The listing is built with `mergeListing` (product page wins, lookup fills gaps) and carries
  * its store data record (layout, page language, each source's outcome, every field's
@@ -259,22 +161,15 @@ export async function fetchAppListing(
     options.appStoreOrigin ?? DEFAULT_APP_STORE_ORIGIN,
     'appStoreOrigin',
   );
-  const policy: TRetryPolicy = {
-    attempts: Math.max(1, options.retry?.attempts ?? 3),
-    baseDelayMs: options.retry?.baseDelayMs ?? 500,
-    maxDelayMs: options.retry?.maxDelayMs ?? 8_000,
-    maxRetryAfterMs: options.retry?.maxRetryAfterMs ?? 30_000,
-  };
-  const fetchOptions = {
+  const fetchOne = storeTransport({
     allowedOrigins: [itunesOrigin, appStoreOrigin],
-    timeoutMs: options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
-    maxBytes: options.maxBytes ?? DEFAULT_STORE_MAX_BYTES,
-    headers: { accept: 'text/html,application/json;q=0.9,*/*;q=0.8', ...options.headers },
-    ...(options.signal ? { signal: options.signal } : {}),
-  };
-
+    timeoutMs: options.timeoutMs,
+    maxBytes: options.maxBytes,
+    retry: options.retry,
+    headers: options.headers,
+    signal: options.signal,
+  });
   const urls = storeUrls({ appId, storefront, itunesOrigin, appStoreOrigin, language });
-  const fetchOne = (url: string) => getWithRetry(url, policy, fetchOptions);
 
   const [lookup, pageAnswer, reviews] = await Promise.all([
     readLookup(urls.lookup, appId, fetchOne),
@@ -340,13 +235,22 @@ export function storeUrls(o: {
   };
 }
 
-type TFetchOne = (url: string) => Promise<TRequestOutcome>;
+/**
+ * The capture date an offline replay server gives a recorded answer (`x-replay-recorded-on`,
+ * '2026-06', or 'undated' read as ''); nothing for a live answer or a malformed value.
+ */
+function recordedOnOf(response: TFetchedResponse): { recordedOn?: string } {
+  const value = response.headers.get('x-replay-recorded-on');
+  if (value === 'undated') return { recordedOn: '' };
+  return value !== null && /^\d{4}(-\d{2}){0,2}$/.test(value) ? { recordedOn: value } : {};
+}
 
 /** A source's report in the listing's store data: status and a short, URL-free detail. */
 function storeSourceReport(report: TSourceReport): TStoreSourceReport {
   return {
     status: report.status,
     detail: report.cause ? describeStoreError(report.cause) : (report.error ?? null),
+    ...(report.recordedOn === undefined ? {} : { recordedOn: report.recordedOn }),
   };
 }
 
@@ -358,7 +262,7 @@ async function readLookup(
 ): Promise<{ report: TSourceReport; part: TListingPart | null }> {
   try {
     const { response, attempts } = await fetchOne(url);
-    const base = { url, attempts, httpStatus: response.status };
+    const base = { url, attempts, httpStatus: response.status, ...recordedOnOf(response) };
     if (response.status === 404) return { report: { ...base, status: 'not_found' }, part: null };
     let part: TListingPart | null;
     try {
@@ -383,7 +287,7 @@ async function fetchPage(
 ): Promise<{ report: TSourceReport; html: string | null }> {
   try {
     const { response, attempts } = await fetchOne(url);
-    const base = { url, attempts, httpStatus: response.status };
+    const base = { url, attempts, httpStatus: response.status, ...recordedOnOf(response) };
     if (response.status === 404) return { report: { ...base, status: 'not_found' }, html: null };
     return { report: { ...base, status: 'ok' }, html: response.text };
   } catch (error) {
@@ -420,7 +324,7 @@ async function readReviews(
 ): Promise<{ report: TSourceReport; summary: TReviewsSummary | null }> {
   try {
     const { response, attempts } = await fetchOne(url);
-    const base = { url, attempts, httpStatus: response.status };
+    const base = { url, attempts, httpStatus: response.status, ...recordedOnOf(response) };
     if (response.status === 404) return { report: { ...base, status: 'not_found' }, summary: null };
     try {
       return {

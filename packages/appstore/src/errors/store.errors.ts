@@ -35,7 +35,8 @@ export class StoreError extends Error {
 
 /**
  * Neither the lookup API (`resultCount: 0`) nor the product page (404) knows the app in this
- * storefront (DESIGN section 2). Message: 'App not found in the <CC> App Store'. Not retryable.
+ * storefront (docs/product.md#how-an-audit-runs). Message: 'App not found in the <CC> App Store'.
+ * Not retryable.
  */
 export class AppNotFoundError extends StoreError {
   readonly appId: string;
@@ -112,8 +113,9 @@ export class StoreNetworkError extends StoreError {
 }
 
 /**
- * A redirect pointed outside the configured store origins (SSRF guard, DESIGN section 2:
- * "no redirects followed off them"). Not retryable; the target was never fetched.
+ * A redirect pointed outside the configured store origins (SSRF guard,
+ * docs/product.md#how-an-audit-runs: "no redirects followed off them"). Not retryable; the target
+ * was never fetched.
  */
 export class StoreRedirectRefusedError extends StoreError {
   constructor(
@@ -171,7 +173,7 @@ export class StoreMalformedResponseError extends StoreError {
 
 /**
  * A product page that no known layout parser understands. The message names every layout
- * marker that was looked for (DESIGN section 2). Not retryable.
+ * marker that was looked for (docs/product.md#how-an-audit-runs). Not retryable.
  */
 export class UnknownPageLayoutError extends StoreError {
   constructor(readonly markers: readonly string[]) {

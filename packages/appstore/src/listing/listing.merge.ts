@@ -153,7 +153,7 @@ function unreadableReason(
 }
 
 /**
- * Builds the normalised listing from what each source yielded (DESIGN section 2):
+ * Builds the normalised listing from what each source yielded (docs/product.md#how-an-audit-runs):
  *
  * - Where both have a field, the product page wins (it is what shoppers see): the page
  *   layout's own data first, then the page's JSON-LD, then the lookup API. A field is taken
@@ -221,6 +221,11 @@ export function mergeListing(input: TMergeListingInput): TAppListing {
     };
   } else unreadable('reviews');
 
+  // The genre id names the category in any language: taken from any source that gives it,
+  // whichever gave the category's name.
+  const genreId = parts.map((p) => p.values.genreId).find((id) => id !== undefined);
+  if (genreId !== undefined) merged.genreId = genreId;
+
   const categories = new Set(
     parts
       .flatMap((p) => [p.values.category, ...(p.categoryNames ?? [])])
@@ -262,7 +267,7 @@ export function mergeListing(input: TMergeListingInput): TAppListing {
 }
 
 /**
- * The iPhone screenshot URLs of a listing in store order (the spec's Audit `screenshots`, a
+ * The iPhone screenshot URLs of a listing in store order (the documented Audit `screenshots`, a
  * list of URLs); the iPad set when the app has no iPhone screenshots; else [].
  */
 export function primaryScreenshotUrls(listing: Pick<TAppListing, 'screenshots'>): string[] {

@@ -47,6 +47,20 @@ const base = {
 };
 
 describe('mergeListing', () => {
+  it("keeps the lookup's genre id with the page's category name in the storefront's language", () => {
+    const l = mergeListing({
+      ...base,
+      lookup: {
+        ...lookup,
+        values: { ...lookup.values, category: 'Productivity', genreId: '6007' },
+      },
+      page: page({ appName: 'Page Name', category: '생산성' }),
+    });
+    expect(l.category).toBe('생산성');
+    expect(l.genreId).toBe('6007');
+    expect(mergeListing({ ...base, lookup, page: null }).genreId).toBeUndefined();
+  });
+
   it('builds from the lookup alone and names the fields that stay unknown', () => {
     const l = mergeListing({ ...base, lookup, page: null });
     expect(l.storefront).toBe('us');

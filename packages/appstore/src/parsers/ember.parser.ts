@@ -8,10 +8,10 @@ import type {
 } from '@aso/contracts';
 import { DEVICE_CLASSES, LISTING_FIELDS } from '@aso/contracts';
 import { PageParseError } from '../errors/store.errors';
-import { resolveArtworkUrl } from './artwork.util';
-import { deviceClassOf, pickScreenshotSets, previewOrder } from './device-class.util';
+import { resolveArtworkUrl } from './artwork.helpers';
+import { deviceClassOf, pickScreenshotSets, previewOrder } from './device-class.helpers';
 import { findScript, toScannedPage, type TScannedPage } from './html-scan';
-import { timeIndicatorOf } from './in-app-event.util';
+import { timeIndicatorOf } from './in-app-event.helpers';
 import {
   suppliedFields,
   type TListingValues,
@@ -26,8 +26,9 @@ import {
   formatChartPosition,
   formatCount,
   formatRating,
+  genreIdOf,
   toNumber,
-} from './text.util';
+} from './text.helpers';
 
 /** id of the Ember layout's Media API cache script. */
 export const EMBER_SHOEBOX_ID = 'shoebox-media-api-cache-apps';
@@ -225,6 +226,8 @@ export function emberValues(record: TRecord): Partial<TListingValues> {
     cleanText(attributes.genreDisplayName) ??
     cleanText(asRecord(asRecord(genres[0])?.attributes)?.name);
   if (category) values.category = category;
+  const genreId = genreIdOf(asRecord(genres[0])?.id);
+  if (genreId) values.genreId = genreId;
 
   // The page was read, so a missing subtitle means the app has none.
   const subtitle = cleanText(main.subtitle);

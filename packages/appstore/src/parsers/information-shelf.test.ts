@@ -11,7 +11,7 @@ import {
 } from '../../test/fixtures/constructed-2025-storefront.page';
 import { mergeListing } from '../listing/listing.merge';
 import { parseSizeText } from './information-shelf';
-import { splitLanguageList } from './language-list.util';
+import { splitLanguageList } from './language-list.helpers';
 import { parseProductPage } from './product-page.parser';
 import type { TListingPart } from './parser.types';
 

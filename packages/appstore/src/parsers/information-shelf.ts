@@ -1,7 +1,7 @@
 import { DEVICE_CLASSES, graphemeCount, type TDeviceClass } from '@aso/contracts';
-import { deviceClassOf } from './device-class.util';
-import { languageNames, splitLanguageList } from './language-list.util';
-import { asArray, asRecord, cleanText } from './text.util';
+import { deviceClassOf } from './device-class.helpers';
+import { languageNames, splitLanguageList } from './language-list.helpers';
+import { asArray, asRecord, cleanText } from './text.helpers';
 
 /**
  * The Information shelf of the 2025 product page (`shelfMapping.information.items[]`, rows of

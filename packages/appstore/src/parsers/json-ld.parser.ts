@@ -6,7 +6,7 @@ import {
   type TPageParseResult,
   type TPageParser,
 } from './parser.types';
-import { asArray, asRecord, cleanText, formatCount, formatRating, toNumber } from './text.util';
+import { asArray, asRecord, cleanText, formatCount, formatRating, toNumber } from './text.helpers';
 
 type TRecord = Record<string, unknown>;
 

@@ -5,9 +5,17 @@ import {
   type TScreenshot,
   type TScreenshotsByDevice,
 } from '@aso/contracts';
-import { sizeFromImageUrl } from './artwork.util';
+import { sizeFromImageUrl } from './artwork.helpers';
 import type { TListingPart, TListingValues } from './parser.types';
-import { asArray, asRecord, cleanText, formatCount, formatRating, toNumber } from './text.util';
+import {
+  asArray,
+  asRecord,
+  cleanText,
+  formatCount,
+  formatRating,
+  genreIdOf,
+  toNumber,
+} from './text.helpers';
 
 type TRecord = Record<string, unknown>;
 
@@ -112,7 +120,8 @@ export function lookupDeviceClasses(result: TRecord): TDeviceClass[] {
  * The listing values of one lookup result (LAYOUTS.md "iTunes Lookup"): name, developer,
  * genre, rating (averageUserRating), rating count, description, icon (512 px), screenshots
  * (iPhone, iPad and Apple TV; Mac for `kind: mac-software`), price, version, release notes,
- * languages (names from `languageCodesISO2A`), URL, bundle id, age rating, the current
+ * languages (names from `languageCodesISO2A`), URL, bundle id, age rating, the genre id
+ * (`primaryGenreId`), the current
  * version's release date (`currentVersionReleaseDate`), download size (`fileSizeBytes`),
  * supported device classes and minimum iOS version. It has no
  * subtitle, previews, in-app events or chart position.
@@ -125,6 +134,8 @@ export function lookupValues(result: TRecord): Partial<TListingValues> {
   if (developer) values.developer = developer;
   const category = cleanText(result.primaryGenreName) ?? cleanText(asArray(result.genres)[0]);
   if (category) values.category = category;
+  const genreId = genreIdOf(result.primaryGenreId);
+  if (genreId) values.genreId = genreId;
   const rating = toNumber(result.averageUserRating);
   if (rating !== null) values.rating = formatRating(rating);
   const count = toNumber(result.userRatingCount);

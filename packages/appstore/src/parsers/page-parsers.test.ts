@@ -5,13 +5,13 @@ import {
 } from '../../test/fixtures/constructed-2025-layout.page';
 import { PageParseError, UnknownPageLayoutError } from '../errors/store.errors';
 import { mergeListing } from '../listing/listing.merge';
-import { resolveArtworkUrl, sizeFromImageUrl, sourceFormatOf } from './artwork.util';
+import { resolveArtworkUrl, sizeFromImageUrl, sourceFormatOf } from './artwork.helpers';
 import { emberPageParser, findEmberAppRecord } from './ember.parser';
 import { jsonLdPageParser } from './json-ld.parser';
 import { detectPageLayout, parseProductPage } from './product-page.parser';
 import { parseReviewsFeed } from './reviews.parser';
 import { serverDataPageParser } from './serialized-server-data.parser';
-import { cleanText, formatCount, formatRating } from './text.util';
+import { cleanText, formatCount, formatRating } from './text.helpers';
 
 /** A minimal Ember page around a constructed Media API record (constructed data). */
 function emberPage(attributes: Record<string, unknown>, appId = '100', extra = ''): string {

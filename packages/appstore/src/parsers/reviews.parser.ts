@@ -3,7 +3,7 @@ import {
   type TRatingHistogram,
   type TReviewsSummary,
 } from '@aso/contracts';
-import { asArray, asRecord, cleanText, toNumber } from './text.util';
+import { asArray, asRecord, cleanText, toNumber } from './text.helpers';
 
 /** One customer review of the RSS feed. `rating` is 1-5 stars; `updatedAt` ISO 8601 UTC. */
 export interface TCustomerReview {

@@ -5,8 +5,8 @@ import type {
   TScreenshotSet,
 } from '@aso/contracts';
 import { PageParseError } from '../errors/store.errors';
-import { resolveArtworkUrl } from './artwork.util';
-import { deviceClassOf, pickScreenshotSets, previewOrder } from './device-class.util';
+import { resolveArtworkUrl } from './artwork.helpers';
+import { deviceClassOf, pickScreenshotSets, previewOrder } from './device-class.helpers';
 import { findScript, toScannedPage, type TScannedPage } from './html-scan';
 import { readInformationShelf } from './information-shelf';
 import { findSoftwareApplicationBlock } from './json-ld.parser';
@@ -17,7 +17,7 @@ import {
   type TPageParseResult,
   type TPageParser,
 } from './parser.types';
-import { asArray, asRecord, cleanText, formatCount, formatRating, toNumber } from './text.util';
+import { asArray, asRecord, cleanText, formatCount, formatRating, toNumber } from './text.helpers';
 
 /** id of the 2025 layout's server data script. */
 export const SERVER_DATA_SCRIPT_ID = 'serialized-server-data';

@@ -16,6 +16,16 @@ function repoRoot(): string {
 }
 const REPO_ROOT = repoRoot();
 
+/**
+ * This project's constructed recordings (`packages/appstore/test/recordings`, every file marked
+ * `constructed-`): served beside the real ones by `pnpm store:replay`, so offline runs show
+ * search ranks for the recorded apps.
+ */
+export const CONSTRUCTED_RECORDINGS_DIR = path.resolve(
+  REPO_ROOT,
+  'packages/appstore/test/recordings',
+);
+
 /** Default fixtures root: `<repo>/../shared/fixtures` (house rule: never copied into the repo). */
 export const DEFAULT_FIXTURES_DIR = path.resolve(REPO_ROOT, '../shared/fixtures');
 

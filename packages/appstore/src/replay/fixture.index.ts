@@ -54,6 +54,77 @@ export function parseRecordingName(file: string): Omit<TRecording, 'file'> | nul
   };
 }
 
+/** One recorded search answer: the term and storefront it answers. */
+export interface TSearchRecording {
+  storefront: string;
+  /** The term in its file-name form: lower case, words joined by `-` (`music-player`). */
+  termSlug: string;
+  date: string;
+  constructed: boolean;
+  file: string;
+}
+
+/**
+ * Search recording file names: `[constructed-]itunes-search_<cc>_<label>[_<date>].json`. The
+ * term is the label's `term-<words>` part (`mac-software_term-slack_39-results`: "slack"), or
+ * for a real recording named by its category, {@link SEARCH_LABEL_TERMS}.
+ */
+const SEARCH_RECORDING_NAME =
+  /^(constructed-)?itunes-search_([a-z]{2})_([a-z0-9][a-z0-9_-]*?)(?:_(\d{4}-\d{2}(?:-\d{2})?))?\.json$/;
+
+/**
+ * Terms of real search recordings whose name does not spell the term. The "travel category
+ * term" answer was recorded for a Travel search (its recorder's notes name the category, not
+ * the words); this product replays it for the term "travel".
+ */
+const SEARCH_LABEL_TERMS: Record<string, string> = {
+  'travel-category-term_18-results': 'travel',
+};
+
+/** The file-name form of a term: lower case, runs of anything but letters and digits as `-`. */
+export function termSlug(term: string): string {
+  return term
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/** Parses a search recording's file name, or null when it is not one. */
+export function parseSearchRecordingName(file: string): Omit<TSearchRecording, 'file'> | null {
+  const match = SEARCH_RECORDING_NAME.exec(path.basename(file));
+  if (!match) return null;
+  const label = match[3]!;
+  const named = /(?:^|_)term-([a-z0-9-]+?)(?:_|$)/.exec(label)?.[1];
+  const termSlugOf = named ?? SEARCH_LABEL_TERMS[label];
+  if (!termSlugOf) return null;
+  return {
+    storefront: match[2]!,
+    termSlug: termSlug(termSlugOf),
+    date: match[4] ?? '',
+    constructed: match[1] !== undefined,
+  };
+}
+
+/**
+ * Search hints recording file names: `[constructed-]search-hints_<cc>_term-<words>[_<date>].xml`
+ * (the store's XML property list of suggestions for the term). None is real: every one is
+ * constructed for tests (the store's hints endpoint has answered nothing for years).
+ */
+const HINTS_RECORDING_NAME =
+  /^(constructed-)?search-hints_([a-z]{2})_term-([a-z0-9-]+?)(?:_(\d{4}-\d{2}(?:-\d{2})?))?\.xml$/;
+
+/** Parses a search hints recording's file name, or null when it is not one. */
+export function parseHintsRecordingName(file: string): Omit<TSearchRecording, 'file'> | null {
+  const match = HINTS_RECORDING_NAME.exec(path.basename(file));
+  if (!match) return null;
+  return {
+    storefront: match[2]!,
+    termSlug: termSlug(match[3]!),
+    date: match[4] ?? '',
+    constructed: match[1] !== undefined,
+  };
+}
+
 /** An as-of day: `YYYY-MM-DD`. */
 export const AS_OF_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -74,6 +145,10 @@ export function recordedBy(date: string, asOf: string): boolean {
 export class FixtureIndex {
   /** Per key, the recordings oldest first (undated first). */
   private byKey = new Map<string, TRecording[]>();
+  /** Search recordings per `<cc>:<term slug>`, oldest first. */
+  private searches = new Map<string, TSearchRecording[]>();
+  /** Search hints recordings per `<cc>:<term slug>`, oldest first. */
+  private hints = new Map<string, TSearchRecording[]>();
   private contents = new Map<string, string>();
   private mtimes = '';
   readonly dirs: readonly string[];
@@ -91,8 +166,22 @@ export class FixtureIndex {
     const mtimes = this.dirs.map((d) => statSync(d).mtimeMs).join(',');
     if (!force && mtimes === this.mtimes) return;
     const byKey = new Map<string, TRecording[]>();
+    const searches = new Map<string, TSearchRecording[]>();
+    const hints = new Map<string, TSearchRecording[]>();
     for (const dir of this.dirs) {
       for (const file of readdirSync(dir)) {
+        const search = parseSearchRecordingName(file);
+        const hint = search ? null : parseHintsRecordingName(file);
+        const termRecording = search ?? hint;
+        if (termRecording) {
+          const into = search ? searches : hints;
+          const key = `${termRecording.storefront}:${termRecording.termSlug}`;
+          into.set(key, [
+            ...(into.get(key) ?? []),
+            { ...termRecording, file: path.join(dir, file) },
+          ]);
+          continue;
+        }
         const parsed = parseRecordingName(file);
         if (!parsed) continue;
         const key = this.key(parsed.kind, parsed.storefront, parsed.appId);
@@ -104,8 +193,19 @@ export class FixtureIndex {
     for (const list of byKey.values()) {
       list.sort((a, b) => a.date.localeCompare(b.date) || a.file.localeCompare(b.file));
     }
+    for (const list of [...searches.values(), ...hints.values()]) {
+      list.sort((a, b) => a.date.localeCompare(b.date) || a.file.localeCompare(b.file));
+    }
     this.byKey = byKey;
-    const indexed = new Set([...byKey.values()].flat().map((r) => r.file));
+    this.searches = searches;
+    this.hints = hints;
+    const indexed = new Set(
+      [
+        ...[...byKey.values()].flat(),
+        ...[...searches.values()].flat(),
+        ...[...hints.values()].flat(),
+      ].map((r) => r.file),
+    );
     for (const file of this.contents.keys()) if (!indexed.has(file)) this.contents.delete(file);
     this.mtimes = mtimes;
   }
@@ -136,8 +236,43 @@ export class FixtureIndex {
     return eligible[eligible.length - 1];
   }
 
+  /**
+   * The search recording answering `term` in `storefront` (matched by {@link termSlug}): the
+   * latest, or with `asOf` the latest captured on or before that day; undefined when none.
+   */
+  findSearch(storefront: string, term: string, asOf?: string | null): TSearchRecording | undefined {
+    this.refresh();
+    const list = this.searches.get(`${storefront.toLowerCase()}:${termSlug(term)}`) ?? [];
+    const eligible = asOf ? list.filter((r) => recordedBy(r.date, asOf)) : list;
+    return eligible[eligible.length - 1];
+  }
+
+  /**
+   * The search hints recording answering `term` in `storefront` (matched by
+   * {@link termSlug}): the latest, or with `asOf` the latest captured on or before that day;
+   * undefined when none.
+   */
+  findHints(storefront: string, term: string, asOf?: string | null): TSearchRecording | undefined {
+    this.refresh();
+    const list = this.hints.get(`${storefront.toLowerCase()}:${termSlug(term)}`) ?? [];
+    const eligible = asOf ? list.filter((r) => recordedBy(r.date, asOf)) : list;
+    return eligible[eligible.length - 1];
+  }
+
+  /** Every indexed search hints recording, sorted by file name. */
+  listHints(): TSearchRecording[] {
+    this.refresh();
+    return [...this.hints.values()].flat().sort((a, b) => a.file.localeCompare(b.file));
+  }
+
+  /** Every indexed search recording, sorted by file name. */
+  listSearches(): TSearchRecording[] {
+    this.refresh();
+    return [...this.searches.values()].flat().sort((a, b) => a.file.localeCompare(b.file));
+  }
+
   /** The recording's text, verbatim (cached after the first read). */
-  read(recording: TRecording): string {
+  read(recording: { file: string }): string {
     let text = this.contents.get(recording.file);
     if (text === undefined) {
       text = readFileSync(recording.file, 'utf8');

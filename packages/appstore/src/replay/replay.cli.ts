@@ -1,10 +1,11 @@
 /**
  * `pnpm store:replay`: serves the recorded App Store answers of `<FIXTURES_DIR>/appstore` at
- * Apple's paths until SIGINT/SIGTERM. Point `ITUNES_ORIGIN` and `APP_STORE_ORIGIN` at the
+ * Apple's paths until SIGINT/SIGTERM, with this project's constructed recordings beside them. Point `ITUNES_ORIGIN` and `APP_STORE_ORIGIN` at the
  * printed origin. Settings: see ./env.ts.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadReplayEnv } from './env';
+import { CONSTRUCTED_RECORDINGS_DIR, loadReplayEnv } from './env';
 import { startReplayServer } from './replay.server';
 
 async function main(): Promise<void> {
@@ -13,7 +14,10 @@ async function main(): Promise<void> {
   const server = await startReplayServer({
     port: env.STORE_REPLAY_PORT,
     host: env.STORE_REPLAY_HOST,
-    fixturesDir,
+    // The constructed search answers place the recorded apps at known ranks (offline demos).
+    fixturesDir: existsSync(CONSTRUCTED_RECORDINGS_DIR)
+      ? [fixturesDir, CONSTRUCTED_RECORDINGS_DIR]
+      : fixturesDir,
     defaultDelayMs: env.STORE_REPLAY_DELAY_MS,
     asOf: env.STORE_REPLAY_AS_OF ?? null,
   });

@@ -1,7 +1,7 @@
 import { escapeAttribute, escapeText } from 'entities';
-import { resolveArtworkUrl } from '../parsers/artwork.util';
+import { resolveArtworkUrl } from '../parsers/artwork.helpers';
 import { EMBER_SHOEBOX_ID, findEmberAppRecord } from '../parsers/ember.parser';
-import { asArray, asRecord, toNumber } from '../parsers/text.util';
+import { asArray, asRecord, toNumber } from '../parsers/text.helpers';
 
 // JSON inside <script> must not contain "</script"; Apple escapes "<" as \u003c, and so do we
 // for JSON we build. (The recordings already contain no "<".)

@@ -10,6 +10,7 @@ import {
   type TReplayFaultRule,
 } from './replay.faults';
 import { buildEmberPage, malformedServerDataPage, NOT_FOUND_PAGE } from './replay.page';
+import { STOREFRONT_IDS } from '../parsers/search-hints.parser';
 
 /** Options of {@link startReplayServer}. */
 export interface TReplayServerOptions {
@@ -31,6 +32,8 @@ export interface TReplayServerOptions {
   defaultDelayMs?: number;
   /** Server-wide faults, for callers that cannot set request headers (workers under test). */
   faults?: TReplayFaultRule[];
+  /** Requests kept in `requests`, the newest (default 1000; benchmarks that pace more keep more). */
+  keepRequests?: number;
 }
 
 /** One request the replay server answered (for tests that assert which paths were fetched). */
@@ -40,6 +43,8 @@ export interface TReplayRequest {
   path: string;
   /** Query parameters, e.g. `{ id: '1546947240', country: 'jp', entity: 'software' }`. */
   query: Record<string, string>;
+  /** When the request arrived (epoch ms): tests check the pace of requests. */
+  at: number;
 }
 
 /** A running replay server. */
@@ -49,7 +54,7 @@ export interface TReplayServer {
   port: number;
   /** Requests answered so far (all paths), to prove a URL was never fetched. */
   readonly requestCount: number;
-  /** The requests answered so far, oldest first (the last 1000 are kept). */
+  /** The requests answered so far, oldest first (the last `keepRequests`, default 1000, are kept). */
   readonly requests: readonly TReplayRequest[];
   /** Replaces the server-wide fault rules and resets the failTimes counters. */
   setFaults(rules: TReplayFaultRule[]): void;
@@ -71,6 +76,23 @@ const HTML_TYPE = 'text/html; charset=utf-8';
 
 /** What Apple's lookup answers for an id it does not know (with its three blank lines). */
 export const EMPTY_LOOKUP = '\n\n\n{"resultCount":0,"results":[]}\n';
+
+/** Path of the store's search hints endpoint. */
+const HINTS_PATH = '/WebObjects/MZSearchHints.woa/wa/hints';
+const PLIST_TYPE = 'text/xml; charset=utf-8';
+/** A search hints answer without hints, as the store sends for an unknown term. */
+export const EMPTY_HINTS =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict><key>title</key><string>Suggestions</string><key>hints</key><array></array></dict></plist>\n';
+
+const STOREFRONT_BY_ID = new Map(
+  Object.entries(STOREFRONT_IDS).map(([cc, id]) => [String(id), cc]),
+);
+
+/** The storefront of an `X-Apple-Store-Front` header (`143441-1,29`: us), or null. */
+function storefrontOfHeader(value: string | undefined): string | null {
+  const id = /^(\d+)/.exec(value ?? '')?.[1];
+  return id ? (STOREFRONT_BY_ID.get(id) ?? null) : null;
+}
 
 function emptyReviewsFeed(storefront: string, appId: string): string {
   return JSON.stringify({
@@ -94,7 +116,15 @@ interface TAnswer {
   body: string;
   /** Body to send when the malformed fault is on. */
   malformed?: () => string;
+  /** Capture date of the recording answered ('' when undated); absent for made-up answers. */
+  recordedOn?: string;
 }
+
+/**
+ * Response header carrying the capture date of a recorded answer (its file name's date, e.g.
+ * '2026-06'; 'undated' when the name has none), so the scraper can date the store data.
+ */
+export const RECORDED_ON_HEADER = 'x-replay-recorded-on';
 
 /** Header and query parameter that answer one request as of a day (tests). */
 export const AS_OF_HEADER = 'x-replay-as-of';
@@ -119,7 +149,7 @@ function cutJson(text: string): string {
 
 /**
  * Starts the replay server: recorded App Store answers at Apple's paths, for tests and offline
- * demos (DESIGN section 2). One server serves both origins:
+ * demos (docs/product.md#how-an-audit-runs). One server serves both origins:
  *
  * - `GET /lookup?id=<id>&country=<cc>`: the `itunes-lookup_*` recording verbatim (with its
  *   leading blank lines); an unknown id answers `{"resultCount":0,"results":[]}` like Apple.
@@ -127,6 +157,14 @@ function cutJson(text: string): string {
  *   recorded HTML page verbatim for a `page2025_*` (else `page2025-trimmed_*`) recording of
  *   that app and storefront; else, for a `media-api_*` recording, an Ember-layout HTML page
  *   embedding it (see `buildEmberPage`); otherwise Apple's 404 page.
+ * - `GET /search?term=<t>&country=<cc>` (the iTunes Search API): the `itunes-search_*`
+ *   recording of that term (matched by its file-name form, see `termSlug`) and storefront,
+ *   verbatim; any other term answers `{"resultCount":0,"results":[]}` as Apple does for a term
+ *   without results.
+ * - `GET /WebObjects/MZSearchHints.woa/wa/hints?clientApplication=Software&term=<t>` (the
+ *   store's search hints), storefront from the `X-Apple-Store-Front` id: the
+ *   `[constructed-]search-hints_*` recording of that term, verbatim; any other term, or no
+ *   storefront header, answers a property list without hints, as the store does.
  * - `GET /<cc>/rss/customerreviews/[page=1/]id=<id>/sortby=mostrecent/json`: the
  *   `reviews-rss_*` recording; other pages and unknown ids answer a feed without entries.
  * - `GET /__redirect?to=<url>`: 302 to `to` (to test the client's SSRF guard).
@@ -151,8 +189,9 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
   const failCounts = new Map<string, number>();
   let requestCount = 0;
   const requests: TReplayRequest[] = [];
+  const keepRequests = options.keepRequests ?? 1000;
 
-  function answer(url: URL, asOf: string | null): TAnswer {
+  function answer(url: URL, asOf: string | null, storeFront: string | undefined): TAnswer {
     const path = url.pathname;
     if (path === '/lookup') {
       const storefront = (url.searchParams.get('country') ?? 'us').toLowerCase();
@@ -160,7 +199,34 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
       const recording =
         ids.length === 1 ? index.find('itunes-lookup', storefront, ids[0]!, asOf) : undefined;
       const body = recording ? index.read(recording) : EMPTY_LOOKUP;
+      return {
+        status: 200,
+        type: LOOKUP_TYPE,
+        body,
+        malformed: () => cutJson(body),
+        ...(recording ? { recordedOn: recording.date } : {}),
+      };
+    }
+    if (path === '/search') {
+      const storefront = (url.searchParams.get('country') ?? 'us').toLowerCase();
+      const term = url.searchParams.get('term') ?? '';
+      const recording = term === '' ? undefined : index.findSearch(storefront, term, asOf);
+      const body = recording ? index.read(recording) : EMPTY_LOOKUP;
       return { status: 200, type: LOOKUP_TYPE, body, malformed: () => cutJson(body) };
+    }
+    if (path === HINTS_PATH) {
+      // As the store does, no storefront header gets no hints (facundoolano/aso#26).
+      const storefront = storefrontOfHeader(storeFront);
+      const term = url.searchParams.get('term') ?? '';
+      const recording =
+        term === '' || storefront === null ? undefined : index.findHints(storefront, term, asOf);
+      const body = recording ? index.read(recording) : EMPTY_HINTS;
+      return {
+        status: 200,
+        type: PLIST_TYPE,
+        body,
+        malformed: () => body.slice(0, body.length / 2),
+      };
     }
     const page = PRODUCT_PAGE.exec(path);
     if (page) {
@@ -176,6 +242,7 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
           type: HTML_TYPE,
           body: text,
           malformed: () => malformedServerDataPage(text),
+          recordedOn: html.date,
         };
       }
       const recording = index.find('media-api', storefront, appId, asOf);
@@ -186,6 +253,7 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
         type: HTML_TYPE,
         body: buildEmberPage(text, appId),
         malformed: () => buildEmberPage(text, appId, true),
+        recordedOn: recording.date,
       };
     }
     const rss = REVIEWS_RSS.exec(path);
@@ -196,7 +264,13 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
       const recording =
         pageNumber === 1 ? index.find('reviews-rss', storefront, appId, asOf) : undefined;
       const body = recording ? index.read(recording) : emptyReviewsFeed(storefront, appId);
-      return { status: 200, type: JSON_TYPE, body, malformed: () => cutJson(body) };
+      return {
+        status: 200,
+        type: JSON_TYPE,
+        body,
+        malformed: () => cutJson(body),
+        ...(recording ? { recordedOn: recording.date } : {}),
+      };
     }
     if (path === '/__health') {
       const recordings = index.list().map(({ kind, storefront, appId, date, constructed }) => ({
@@ -206,10 +280,19 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
         date,
         constructed,
       }));
+      const terms = (list: ReturnType<typeof index.listSearches>) =>
+        list.map(({ storefront, termSlug, date, constructed }) => ({
+          storefront,
+          term: termSlug,
+          date,
+          constructed,
+        }));
+      const searches = terms(index.listSearches());
+      const hints = terms(index.listHints());
       return {
         status: 200,
         type: JSON_TYPE,
-        body: JSON.stringify({ ok: true, asOf: serverAsOf, recordings }),
+        body: JSON.stringify({ ok: true, asOf: serverAsOf, recordings, searches, hints }),
       };
     }
     return { status: 404, type: JSON_TYPE, body: JSON.stringify({ message: `No route ${path}` }) };
@@ -243,8 +326,9 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
       method: req.method ?? 'GET',
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
+      at: Date.now(),
     });
-    if (requests.length > 1000) requests.shift();
+    if (requests.length > keepRequests) requests.shift();
     if (url.pathname === '/__as-of' && req.method === 'PUT') {
       try {
         serverAsOf = parseAsOfDay(url.searchParams.get('day'));
@@ -307,7 +391,8 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
 
     let result: TAnswer;
     try {
-      result = answer(url, asOf);
+      const storeFront = req.headers['x-apple-store-front'];
+      result = answer(url, asOf, Array.isArray(storeFront) ? storeFront[0] : storeFront);
     } catch (error) {
       res.writeHead(500, { 'content-type': JSON_TYPE });
       res.end(JSON.stringify({ message: `Replay server error: ${(error as Error).message}` }));
@@ -319,6 +404,9 @@ export async function startReplayServer(options: TReplayServerOptions): Promise<
       'content-type': result.type,
       'content-length': String(body.length),
       'cache-control': 'no-store',
+      ...(result.recordedOn === undefined
+        ? {}
+        : { [RECORDED_ON_HEADER]: result.recordedOn || 'undated' }),
     });
     if (fault.truncate && req.method === 'GET') {
       // Announce the whole length, send half, then drop the connection: what a reset

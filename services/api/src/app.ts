@@ -20,10 +20,13 @@ import { webRoutes } from './routes/web.routes';
 import { webConfigRoutes } from './routes/web-config.routes';
 import { reportPdfRoutes } from './routes/report-pdf.routes';
 import { watchRoutes } from './routes/watch.routes';
+import { shareRoutes } from './routes/share.routes';
+import { keywordRoutes } from './routes/keyword.routes';
 import { notificationRoutes } from './routes/notification.routes';
+import { ascRoutes } from './routes/asc.routes';
 
 /** Options of {@link app}. */
-export interface AppOptions {
+export interface TAppOptions {
   config: TApiEnv;
 }
 
@@ -32,7 +35,7 @@ export interface AppOptions {
  * connections, auth), then the routes. `server.ts` adds the logger, timeouts and shutdown;
  * tests register it on a bare instance and call `inject()`.
  */
-export async function app(fastify: FastifyInstance, { config }: AppOptions): Promise<void> {
+export async function app(fastify: FastifyInstance, { config }: TAppOptions): Promise<void> {
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
 
@@ -41,7 +44,7 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(infraPlugin, { config });
   await fastify.register(rateLimitPlugin);
   await fastify.register(authPlugin);
-  // Operations (README, Operations section): before the routes, whose timings, log context and docs
+  // Operations (docs/OPERATIONS.md): before the routes, whose timings, log context and docs
   // they collect.
   await fastify.register(metricsPlugin);
   await fastify.register(logContextPlugin);
@@ -56,7 +59,10 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(analyticsRoutes, { prefix: '/api' });
   await fastify.register(webConfigRoutes, { prefix: '/api' });
   await fastify.register(reportPdfRoutes, { prefix: '/api' });
+  await fastify.register(shareRoutes, { prefix: '/api' });
   await fastify.register(watchRoutes, { prefix: '/api' });
+  await fastify.register(keywordRoutes, { prefix: '/api' });
   await fastify.register(notificationRoutes, { prefix: '/api' });
+  await fastify.register(ascRoutes, { prefix: '/api' });
   await fastify.register(webRoutes);
 }

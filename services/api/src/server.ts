@@ -6,6 +6,7 @@ import Fastify, {
 } from 'fastify';
 import type { TErrorBody } from '@aso/contracts';
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { app } from './app';
 import type { TApiEnv } from './env';
 
@@ -19,6 +20,9 @@ export const LOG_REDACT = [
   '*.sessionToken',
   '*.accessCode',
   '*.token',
+  '*.privateKey',
+  '*.private_key_sealed',
+  'req.body',
 ];
 
 /**
@@ -82,10 +86,17 @@ export async function buildServer(config: TApiEnv): Promise<FastifyInstance> {
     },
     logController: new OneLineRequestLog(),
     trustProxy: config.TRUST_PROXY,
-    // 0 = no limit on the request as a whole: SSE streams and uploads are long-lived.
-    requestTimeout: 0,
-    connectionTimeout: 0,
+    // Receiving a request (not answering it: SSE streams and job waits last longer) is bounded,
+    // so drip-fed bodies cannot hold connections; idle connections are closed.
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    connectionTimeout: config.CONNECTION_TIMEOUT_MS,
     keepAliveTimeout: 72_000,
+    http: {
+      headersTimeout: Math.min(config.HEADERS_TIMEOUT_MS, config.REQUEST_TIMEOUT_MS),
+      // How often Node checks the two timeouts above (its default, 30 s, would let a slow
+      // request overrun them by that much).
+      connectionsCheckingInterval: 1_000,
+    },
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
     // A URL whose percent-encoding is not UTF-8 (e.g. a lone surrogate) is refused before
@@ -95,8 +106,32 @@ export async function buildServer(config: TApiEnv): Promise<FastifyInstance> {
       void (reply as FastifyReply).code(400).type('application/json').send(body);
     },
   });
+  if (config.TRUST_PROXY === false)
+    capConnectionsPerAddress(server, config.CONNECTIONS_PER_ADDRESS_MAX);
   await server.register(app, { config });
   return server;
+}
+
+/**
+ * Closes at once every connection past `max` open ones from one address (the socket's peer):
+ * one client cannot take all of the server's sockets.
+ */
+function capConnectionsPerAddress(server: FastifyInstance, max: number): void {
+  const open = new Map<string, number>();
+  server.server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
 }
 
 /**

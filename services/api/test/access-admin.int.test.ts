@@ -15,7 +15,7 @@ import {
   ZSessionAnswer,
   ZStoreHealth,
 } from '@aso/contracts';
-import { insertStoreRead, type Db } from '@aso/db';
+import { insertStoreRead, type TDb } from '@aso/db';
 import { it } from '@aso/testkit/vitest';
 import { admin, bearer, credentials, expectError, generateCode, startApi } from './access.fixtures';
 
@@ -35,7 +35,7 @@ const ADMIN_ROUTES = [
 
 /** Inserts an audit row as the audit feature will (constructed test data). */
 async function insertAudit(
-  db: Db,
+  db: TDb,
   values: {
     appId: string;
     appName: string | null;
@@ -160,10 +160,10 @@ describe('admin API', () => {
       expect(expires).toBeLessThanOrEqual(Date.now() + 7 * 86_400_000 + 1000);
 
       const bad: [unknown, RegExp][] = [
-        [{ maxUses: 0 }, /maxUses: maxUses must be at least 1/],
-        [{ maxUses: 1.5 }, /maxUses: maxUses must be a whole number/],
-        [{ maxUses: 'many' }, /maxUses: maxUses must be a number/],
-        [{ maxUses: 2, expiresIn: 0 }, /expiresIn: expiresIn must be at least 1 \(days\)/],
+        [{ maxUses: 0 }, /^Max uses must be at least 1/],
+        [{ maxUses: 1.5 }, /^Max uses must be a whole number/],
+        [{ maxUses: 'many' }, /^Max uses must be a number/],
+        [{ maxUses: 2, expiresIn: 0 }, /^Expires in must be at least 1 \(days\)/],
       ];
       for (const [payload, message] of bad) {
         const res = await app.inject({
@@ -257,9 +257,22 @@ describe('admin API', () => {
       expect(z.array(ZAuditHistoryItem).parse(await get('/api/admin/audit-history'))).toEqual([]);
       expect(z.array(ZAdminFeedback).parse(await get('/api/admin/feedbacks'))).toEqual([]);
       expect(z.array(ZCachedApp).parse(await get('/api/admin/cache'))).toEqual([]);
+      // The file's other tests made codes too: count the active ones as the table holds them.
+      const activeCodes = async () =>
+        Number(
+          (
+            await database.db
+              .selectFrom('access_codes')
+              .select((eb) => eb.fn.countAll<string>().as('n'))
+              .where('active', '=', true)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       expect(ZAdminAuditsSummary.parse(await get('/api/admin/audits'))).toEqual({
         totalAudits: 0,
         uniqueApps: 0,
+        activeCodes: await activeCodes(),
+        feedbackEntries: 0,
         apps: [],
       });
 
@@ -336,15 +349,19 @@ describe('admin API', () => {
       expect(ZAdminAuditsSummary.parse(await get('/api/admin/audits'))).toEqual({
         totalAudits: 3,
         uniqueApps: 2,
+        activeCodes: await activeCodes(),
+        feedbackEntries: 0,
         apps: [
           {
             appId: '222',
             appName: 'Beta',
+            auditCount: 1,
             audits: [{ id: a3, createdAt: '2025-08-03T10:00:00.000Z' }],
           },
           {
             appId: '111',
             appName: 'Alpha',
+            auditCount: 2,
             audits: [
               { id: a2, createdAt: '2025-08-02T10:00:00.000Z' },
               { id: a1, createdAt: '2025-08-01T10:00:00.000Z' },
@@ -442,7 +459,7 @@ describe('admin API', () => {
       expectError(
         await app.inject({ method: 'DELETE', url: '/api/admin/cache/app/abc', headers: admin() }),
         400,
-        /appId: app id must be digits/,
+        /^App ID: app id must be digits/,
       );
 
       const del = await app.inject({

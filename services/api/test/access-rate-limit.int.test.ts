@@ -47,34 +47,44 @@ function expectRateLimited(res: LightMyRequestResponse): TErrorBody {
 }
 
 describe('rate limits', () => {
-  it('limits login and register per IP, and recovers in a new window', async ({
+  it('limits register per IP and failed sign-ins per address, and recovers in a new window', async ({
     database,
     redis,
   }) => {
-    const app = await startApi(database, redis, { AUTH_RATE_LIMIT_PER_MIN: LIMIT });
+    const app = await startApi(database, redis, {
+      AUTH_RATE_LIMIT_PER_MIN: LIMIT,
+      SIGNIN_ADDRESS_FAILURES_PER_MIN: LIMIT,
+    });
     try {
       const code = await generateCode(app, { maxUses: 10 });
       const from = { remoteAddress: '198.51.100.7' };
-      // Three attempts (login and register share the bucket), each with a new email.
-      expectError(
-        await credentials(app, 'login', 'ip1@example.com', 'ZZZZ-ZZZZ', from),
-        401,
-        'Invalid email or access code',
-      );
       const { signInCode } = ZRegisterAnswer.parse(
         (await credentials(app, 'register', 'ip2@example.com', code.code, from)).json(),
       );
-      expectError(
-        await credentials(app, 'login', 'ip3@example.com', 'ZZZZ-ZZZZ', from),
-        401,
-        'Invalid email or access code',
-      );
+      // A right code is given back: signing in does not use up the address's attempts.
+      for (let i = 0; i < 4; i++) {
+        expect(
+          (await credentials(app, 'login', 'ip2@example.com', signInCode, from)).statusCode,
+        ).toBe(200);
+      }
+      // Three failures from one address, each with another email.
+      for (const email of ['ip1@example.com', 'ip3@example.com', 'ip5@example.com']) {
+        expectError(
+          await credentials(app, 'login', email, 'ZZZZ-ZZZZ', from),
+          401,
+          'Invalid email or access code',
+        );
+      }
       // The fourth is refused before anything is checked, even with good credentials.
       expectRateLimited(await credentials(app, 'login', 'ip2@example.com', signInCode, from));
+      // Register has its own limit per IP: two more, then refused.
+      for (const email of ['ip6@example.com', 'ip7@example.com']) {
+        expect((await credentials(app, 'register', email, code.code, from)).statusCode).toBe(200);
+      }
       expectRateLimited(await credentials(app, 'register', 'ip4@example.com', code.code, from));
-      // Invalid bodies are counted too (the IP limit runs before the body is read).
+      // Invalid bodies are counted too (the register IP limit runs before the body is read).
       expectRateLimited(
-        await app.inject({ method: 'POST', url: '/api/login', payload: {}, ...from }),
+        await app.inject({ method: 'POST', url: '/api/register', payload: {}, ...from }),
       );
       // Other IPs are not affected.
       ZSessionAnswer.parse(
@@ -102,6 +112,9 @@ describe('rate limits', () => {
     await clearRateLimits(redis.url, redis.prefix);
     const trusting = await startApi(database, redis, {
       AUTH_RATE_LIMIT_PER_MIN: LIMIT,
+      SIGNIN_ADDRESS_FAILURES_PER_MIN: LIMIT,
+      SIGNIN_EMAIL_FAILURES_PER_HOUR: LIMIT,
+      SIGNIN_EMAIL_BACKOFF_S: '20',
       TRUST_PROXY: 'true',
     });
     try {
@@ -116,9 +129,22 @@ describe('rate limits', () => {
           /Invalid/,
         );
       }
-      // A fourth IP, same email (in another case): the per-email limit trips.
-      expectRateLimited(
+      // Past the per-email limit, one attempt per backoff from each address (the first is
+      // compared), and the next from that address waits at most the backoff; another
+      // address has a slot of its own.
+      expectError(
         await credentials(trusting, 'login', 'victim@EXAMPLE.com', 'ZZZZ-ZZZZ', via('203.0.113.4')),
+        401,
+        /Invalid/,
+      );
+      const gated = expectRateLimited(
+        await credentials(trusting, 'login', 'victim@example.com', 'ZZZZ-ZZZZ', via('203.0.113.4')),
+      );
+      expect(gated.retryAfter).toBeLessThanOrEqual(20);
+      expectError(
+        await credentials(trusting, 'login', 'victim@example.com', 'ZZZZ-ZZZZ', via('203.0.113.6')),
+        401,
+        /Invalid/,
       );
       // Another email from a fresh forwarded IP is fine: the proxy's own address was not counted as one client.
       expectError(
@@ -130,7 +156,7 @@ describe('rate limits', () => {
       const r = createRedis(redis.url, { role: 'producer' });
       try {
         const keys = await r.keys(`${redis.prefix}:ratelimit:*`);
-        expect(keys.some((k) => k.includes('auth:email:'))).toBe(true);
+        expect(keys.some((k) => k.includes('signin:email:'))).toBe(true);
         expect(keys.some((k) => k.toLowerCase().includes('victim'))).toBe(false);
       } finally {
         r.disconnect();
@@ -140,7 +166,10 @@ describe('rate limits', () => {
     }
 
     await clearRateLimits(redis.url, redis.prefix);
-    const direct = await startApi(database, redis, { AUTH_RATE_LIMIT_PER_MIN: LIMIT });
+    const direct = await startApi(database, redis, {
+      AUTH_RATE_LIMIT_PER_MIN: LIMIT,
+      SIGNIN_ADDRESS_FAILURES_PER_MIN: LIMIT,
+    });
     try {
       // Without TRUST_PROXY a forged X-Forwarded-For changes nothing: one client, one bucket.
       const forged = (i: number) => ({
@@ -164,6 +193,7 @@ describe('rate limits', () => {
     await clearRateLimits(redis.url, redis.prefix);
     const oneHop = await startApi(database, redis, {
       AUTH_RATE_LIMIT_PER_MIN: LIMIT,
+      SIGNIN_ADDRESS_FAILURES_PER_MIN: LIMIT,
       TRUST_PROXY: '10.0.0.0/24',
     });
     try {
@@ -225,7 +255,11 @@ describe('rate limits', () => {
       expect(ZCheckAdminAnswer.parse((await check('guess-0002')).json())).toEqual({
         isAdmin: false,
       });
+      // The right code is given back: only the wrong ones count.
       expect(ZCheckAdminAnswer.parse((await check(ADMIN_CODE)).json())).toEqual({ isAdmin: true });
+      expect(ZCheckAdminAnswer.parse((await check('guess-0003')).json())).toEqual({
+        isAdmin: false,
+      });
       expectRateLimited(await check(ADMIN_CODE));
       // The user check (bearer, no admin header) is not limited.
       for (let i = 0; i < 5; i++) {

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { createRedis } from '@aso/queue';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { ZErrorBody, ZGenerateCodeAnswer, type TAccessCode, type TErrorBody } from '@aso/contracts';
-import type { TestDatabase } from '@aso/testkit';
+import type { TTestDatabase } from '@aso/testkit';
 import { parseApiEnv } from '../src/env';
 import { buildServer } from '../src/server';
 
@@ -14,7 +14,7 @@ export const ADMIN_CODE = 'Test-Admin-Code-7Q4X';
 
 /** Builds and readies the gateway; `env` overrides (e.g. a small AUTH_RATE_LIMIT_PER_MIN). */
 export async function startApi(
-  database: TestDatabase,
+  database: TTestDatabase,
   redis: { url: string; prefix: string },
   env: Record<string, string> = {},
 ): Promise<FastifyInstance> {
@@ -27,6 +27,8 @@ export async function startApi(
       ADMIN_ACCESS_CODE: ADMIN_CODE,
       // High enough that only the rate-limit tests ever trip it.
       AUTH_RATE_LIMIT_PER_MIN: '10000',
+      SIGNIN_ADDRESS_FAILURES_PER_MIN: '10000',
+      SIGNIN_EMAIL_FAILURES_PER_HOUR: '10000',
       ...env,
     }),
   );

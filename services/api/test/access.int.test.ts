@@ -26,6 +26,10 @@ const EXPIRED = 'This access code has expired';
 const USED_UP = 'This access code has no uses left';
 const DEACTIVATED = 'This access code has been deactivated';
 const TAKEN = 'An account with this email already exists. Please log in.';
+const INVITE =
+  'This is an invite code: sign up with it. Already signed up with it? Sign in with the personal sign-in code you were shown then (an administrator can issue a new one).';
+const PERSONAL =
+  'This is your personal sign-in code: your account exists, so sign in with it instead of signing up.';
 
 const session = (res: {
   statusCode: number;
@@ -60,8 +64,28 @@ describe('register, login, logout and check-access', () => {
       expect(reg.signInCode).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
       expect(reg.signInCode).not.toBe(code.code);
 
-      // The access code registers; it never signs in (others may hold it).
-      expectError(await credentials(app, 'login', 'alice@example.com', code.code), 401, INVALID);
+      // The access code registers; it never signs in (others may hold it): the answer says so.
+      const invite = expectError(
+        await credentials(app, 'login', 'alice@example.com', code.code),
+        401,
+        INVITE,
+      );
+      expect(invite.reason).toBe('INVITE_CODE');
+      // The other way round: the personal code does not sign up, and the answer says so.
+      const personal = expectError(
+        await credentials(app, 'register', 'alice@example.com', reg.signInCode),
+        401,
+        PERSONAL,
+      );
+      expect(personal.reason).toBe('PERSONAL_CODE');
+      // ... only to the account's holder: with another email it is an unknown code.
+      expect(
+        expectError(
+          await credentials(app, 'register', 'bob@example.com', reg.signInCode),
+          401,
+          INVALID,
+        ).reason,
+      ).toBeUndefined();
       // The personal code, typed in lower case, spaced instead of dashed: still the same code.
       const typed = reg.signInCode.toLowerCase().replaceAll('-', ' ');
       const login = session(await credentials(app, 'login', 'ALICE@example.com', typed));
@@ -239,8 +263,8 @@ describe('register, login, logout and check-access', () => {
       );
       const login = session(await credentials(app, 'login', 'only@example.com', only.signInCode));
       expect(login.user.email).toBe('only@example.com');
-      // Never registered: the same answer as a wrong code.
-      expectError(await credentials(app, 'login', 'second@example.com', code.code), 401, INVALID);
+      // Never registered: an invite code is named as one, whoever asks.
+      expectError(await credentials(app, 'login', 'second@example.com', code.code), 401, INVITE);
     } finally {
       await app.close();
     }
@@ -354,12 +378,20 @@ describe('register, login, logout and check-access', () => {
       const answers = [
         await credentials(app, 'login', 'unknown@example.com', known.signInCode),
         await credentials(app, 'login', 'known@example.com', other.signInCode),
-        await credentials(app, 'login', 'known@example.com', mine.code),
         await credentials(app, 'login', 'known@example.com', 'ZZZZ-ZZZZ-ZZZZ-ZZZZ'),
         await credentials(app, 'login', 'unknown@example.com', 'ZZZZ-ZZZZ-ZZZZ-ZZZZ'),
       ];
       const bodies = answers.map((r) => expectError(r, 401, INVALID));
       expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+      // An invite code gets one answer too, for a registered email as for any other.
+      const invites = [
+        await credentials(app, 'login', 'known@example.com', mine.code),
+        await credentials(app, 'login', 'unknown@example.com', mine.code),
+        await credentials(app, 'login', 'other@example.com', mine.code.toLowerCase()),
+      ].map((r) => expectError(r, 401, INVITE));
+      expect(new Set(invites.map((b) => JSON.stringify(b))).size).toBe(1);
+      // The admin code is never confirmed at sign-in.
+      expectError(await credentials(app, 'login', 'unknown@example.com', ADMIN_CODE), 401, INVALID);
     } finally {
       await app.close();
     }
@@ -380,7 +412,7 @@ describe('register, login, logout and check-access', () => {
       );
       expect(second.signInCode).not.toBe(first.signInCode);
       // Knowing the shared code and the first user's email is not enough.
-      expectError(await credentials(app, 'login', 'first@example.com', shared.code), 401, INVALID);
+      expectError(await credentials(app, 'login', 'first@example.com', shared.code), 401, INVITE);
       expectError(
         await credentials(app, 'login', 'first@example.com', second.signInCode),
         401,
@@ -397,11 +429,13 @@ describe('register, login, logout and check-access', () => {
         .set({ sign_in_code_hash: null })
         .where('id', '=', first.user.id)
         .execute();
-      expectError(
-        await credentials(app, 'login', 'first@example.com', shared.code),
-        403,
-        NO_PERSONAL_CODE,
-      );
+      expect(
+        expectError(
+          await credentials(app, 'login', 'first@example.com', shared.code),
+          403,
+          NO_PERSONAL_CODE,
+        ).reason,
+      ).toBe('NO_PERSONAL_CODE');
       expectError(
         await credentials(app, 'login', 'first@example.com', first.signInCode),
         401,
@@ -479,28 +513,33 @@ describe('register, login, logout and check-access', () => {
   it('answers 400 naming the missing or invalid field', async ({ database, redis }) => {
     const app = await startApi(database, redis);
     try {
-      const cases: [unknown, RegExp][] = [
-        [{ accessCode: 'ABCD' }, /email: email is required/],
-        [{ email: 'nobody@example.com' }, /accessCode: accessCode is required/],
+      // Named as people call the fields; the API's name in `field`.
+      const cases: [unknown, string, string][] = [
+        [{ accessCode: 'ABCD' }, 'Email is required', 'email'],
+        [{ email: 'nobody@example.com' }, 'Access code is required', 'accessCode'],
         [
           { email: 'not an email', accessCode: 'ABCD' },
-          /email: email must be a valid email address/,
+          'Email must be a valid email address',
+          'email',
         ],
-        [{ email: 'a@example.com', accessCode: '   ' }, /accessCode: accessCode is required/],
-        [{ email: 42, accessCode: 'ABCD' }, /email: email must be text/],
+        [{ email: 'a@example.com', accessCode: '   ' }, 'Access code is required', 'accessCode'],
+        [{ email: 42, accessCode: 'ABCD' }, 'Email must be text', 'email'],
         [
           { email: 'a@example.com', accessCode: 'X'.repeat(65) },
-          /accessCode: accessCode must be at most 64 characters/,
+          'Access code must be at most 64 characters',
+          'accessCode',
         ],
       ];
       for (const call of ['register', 'login'] as const) {
-        for (const [payload, message] of cases) {
+        for (const [payload, message, field] of cases) {
           const res = await app.inject({
             method: 'POST',
             url: `/api/${call}`,
             payload: payload as object,
           });
-          expect(expectError(res, 400, message).code).toBe('BAD_REQUEST');
+          const body = expectError(res, 400, message);
+          expect(body.code).toBe('BAD_REQUEST');
+          expect(body.field).toBe(field);
         }
       }
     } finally {

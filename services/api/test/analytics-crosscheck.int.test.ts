@@ -79,6 +79,44 @@ describe('POST /api/uploads checks the two exports against each other', () => {
     expect(chartB!.json()).toEqual(chartA!.json());
   });
 
+  it('reads two BOMs and mixed line breaks, and names the line of an unclosed quote', async ({
+    env,
+    database,
+  }) => {
+    const user = await createTestUser(database.db, 'strict@example.com');
+    // Constructed from the samples: the conversion file's 10th line (7/24/25) opens a quote
+    // that is never closed; the redownloads file starts with two BOMs and mixes CRLF and LF.
+    const conversion = readFileSync(ascExport(CALM.conversion), 'utf8').split('\n');
+    expect(conversion[9]).toMatch(/^7\/24\/25,/);
+    conversion[9] = conversion[9]!.replace(',', ',"');
+    const redownloads = readFileSync(ascExport(CALM.redownloads), 'utf8')
+      .split('\n')
+      .map((line, i) => (i % 2 === 0 ? `${line}\r` : line))
+      .join('\n');
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const res = await upload(env.app, user, [
+      { field: 'conversionCSV', name: 'conversion.csv', content: conversion.join('\n') },
+      {
+        field: 'redownloadsCSV',
+        name: 'redownloads.csv',
+        content: Buffer.concat([bom, bom, Buffer.from(redownloads)]),
+      },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const { mergedData } = ZUploadResult.parse(res.json());
+    expect(mergedData.appName).toBe(CALM.appName);
+    expect(mergedData.totalRows).toBe(CALM.days);
+    expect(mergedData.notices).toEqual([
+      'The conversion data file: lines 10 to the end of the file were left out, unreadable as CSV rows (the quote opened on line 10 is never closed), so the days written there have no values; fix the quote and upload again.',
+    ]);
+    // The days above the broken line keep their conversion values; every day keeps its
+    // redownloads, read line by line despite the mixed breaks.
+    const rows = mergedData.preview;
+    expect(rows[3]!['App Store Search First-Time Downloads']).toEqual(expect.any(Number));
+    expect(rows[4]!['App Store Search First-Time Downloads']).toBeNull();
+    expect(rows.every((row) => typeof row['Total Redownloads'] === 'number')).toBe(true);
+  });
+
   it('takes one file alone from the other slot and says so', async ({ env, database }) => {
     const user = await createTestUser(database.db, 'alone@example.com');
     const res = await upload(env.app, user, [part('conversionCSV', HABIT.redownloads)]);
@@ -100,7 +138,7 @@ describe('POST /api/uploads checks the two exports against each other', () => {
     ]);
     expect(res.statusCode, res.body).toBe(400);
     expect(ZErrorBody.parse(res.json()).message).toBe(
-      'redownloadsCSV: both files are conversion exports; upload the Redownloads export (by source type) as redownloads data',
+      'Redownloads export: both files are conversion exports; upload the Redownloads export (by source type) as redownloads data',
     );
   });
 });

@@ -418,7 +418,7 @@ describe('upload refusals', () => {
     expectError(
       exact,
       400,
-      /^conversionCSV: no header row with a Date column found in the first 20 lines/,
+      /^Conversion export: no header row with a Date column found in the first 20 lines/,
     );
   });
 
@@ -471,7 +471,7 @@ describe('upload refusals', () => {
         ],
         [],
         400,
-        /^conversionCSV was sent more than once/,
+        /^Conversion export was sent more than once/,
       ],
       [
         'a third file',
@@ -532,7 +532,8 @@ describe('upload refusals', () => {
     const binary = await upload(env.app, user, [
       { field: 'conversionCSV', name: 'chart.csv', content: png },
     ]);
-    const binaryError = expectError(binary, 400, /^conversionCSV: the file is binary/);
+    const binaryError = expectError(binary, 400, /^Conversion export: the file is binary/);
+    expect(binaryError.field).toBe('conversionCSV');
     expect(binaryError.code).toBe('BAD_REQUEST');
 
     // Constructed: a CSV whose columns include no date.
@@ -544,7 +545,7 @@ describe('upload refusals', () => {
     expectError(
       res,
       400,
-      'redownloadsCSV: no header row with a Date column found in the first 20 lines',
+      'Redownloads export: no header row with a Date column found in the first 20 lines',
     );
 
     // A refused merge keeps neither a dataset nor the uploads.

@@ -5,11 +5,10 @@ import { parse } from 'csv-parse/sync';
 import { expect } from 'vitest';
 import { ZUploadResult, type TMergedData } from '@aso/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { WorkerService } from '@aso/queue';
-import type { TestDatabase, TestUser } from '@aso/testkit';
+import type { TWorkerService } from '@aso/queue';
+import type { TTestDatabase, TTestUser } from '@aso/testkit';
 import { it as integrationIt } from '@aso/testkit/vitest';
-import { parseWorkerEnv } from '../../csv-merge/src/env';
-import { startCsvMerge } from '../../csv-merge/src/service';
+import { parseWorkerEnv, startCsvMerge } from '@aso/csv-merge';
 import { startApi } from './access.fixtures';
 
 // Shared by the analytics*.int.test.ts files: the real gateway (inject) and the real csv-merge
@@ -130,7 +129,7 @@ export async function multipartBody(
 /** `POST /api/uploads` with these files (and optional text fields) as `user`. */
 export async function upload(
   app: FastifyInstance,
-  user: TestUser | null,
+  user: TTestUser | null,
   files: TFilePart[],
   fields: { name: string; value: string }[] = [],
 ): Promise<LightMyRequestResponse> {
@@ -172,7 +171,7 @@ export function sampleParts(
  */
 export async function uploadSample(
   app: FastifyInstance,
-  user: TestUser,
+  user: TTestUser,
   sample: TSample,
 ): Promise<TMergedData> {
   const res = await upload(app, user, sampleParts(sample));
@@ -183,13 +182,13 @@ export async function uploadSample(
 /** The gateway and (optionally) the csv-merge worker of one test file. */
 export interface TAnalyticsEnv {
   app: FastifyInstance;
-  worker: WorkerService | null;
+  worker: TWorkerService | null;
   close(): Promise<void>;
 }
 
 /** Starts the gateway (inject only) and, unless `worker` is false, the csv-merge worker. */
 export async function startAnalyticsEnv(
-  database: TestDatabase,
+  database: TTestDatabase,
   redis: { url: string; prefix: string },
   opts: { worker?: boolean; api?: Record<string, string> } = {},
 ): Promise<TAnalyticsEnv> {

@@ -9,12 +9,10 @@ import { createTestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import { primaryScreenshotUrls, startReplayServer } from '@aso/appstore/node';
 import { STEP_IDS, ZAppListing, ZAudit, ZRecommendation, type TAppListing } from '@aso/contracts';
-import type { Db } from '@aso/db';
+import type { TDb } from '@aso/db';
 import { createRedis, ProgressBus, Producers } from '@aso/queue';
-import { parseWorkerEnv as parseScraperEnv } from '../../scraper/src/env';
-import { startScraper } from '../../scraper/src/service';
-import { parseCliEnv } from '../src/cli/env';
-import { runCli } from '../src/cli/aso.cli';
+import { parseWorkerEnv as parseScraperEnv, startScraper } from '@aso/scraper';
+import { parseCliEnv, runCli } from '@aso/cli';
 import { canonicalAccessCode } from '../src/services/credentials.service';
 import {
   analyze,
@@ -61,7 +59,7 @@ function recordedLookup(file: string): TRecordedLookup {
   return (recorded(file) as { results: TRecordedLookup[] }).results[0]!;
 }
 
-async function snapshotOf(db: Db, appId: string): Promise<TAppListing> {
+async function snapshotOf(db: TDb, appId: string): Promise<TAppListing> {
   const row = await db
     .selectFrom('app_snapshots')
     .select('listing')
@@ -73,7 +71,10 @@ async function snapshotOf(db: Db, appId: string): Promise<TAppListing> {
 
 const stepEvents = (events: TEvent[]) => events.filter((e) => e.event === 'step');
 
-/** Checks the client's step sequence: every step id, first seen in spec order, done once each in order. */
+/**
+ * Checks the client's step sequence: every step id, first seen in the documented order, done once
+ * each in order.
+ */
 function expectStepsInOrder(events: TEvent[]) {
   const steps = stepEvents(events).map((e) => e.json as { step_id: string; status: string });
   const firstSeen = [...new Set(steps.map((s) => s.step_id))];
@@ -159,12 +160,12 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
           appStoreUrl: c.appStoreUrl,
           screenshots: primaryScreenshotUrls(c),
           screenshotAnalysis: audit.competitorData[i]!.screenshotAnalysis,
-          storeData: c.storeData,
+          storeData: c.storeData ? { ...c.storeData, readAt: c.fetchedAt } : null,
           screenshotAnalysisSource: 'rules',
         })),
       );
       // The store data record of each app travels with the audit.
-      expect(audit.storeData).toEqual(main.storeData);
+      expect(audit.storeData).toEqual({ ...main.storeData, readAt: main.fetchedAt });
       expect(audit.storeData?.layout).toBe('ember');
       expect(audit.rulesVersion).toBe(RULES_VERSION);
       expect(audit.tokenUsage).toBeNull();
@@ -211,8 +212,10 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
       expect(audit.structuredAnalysis).not.toBeNull();
       for (const s of Object.values(audit.structuredAnalysis!)) {
         expect(s.analysis.length).toBeGreaterThan(0);
-        expect(s.score).toBeGreaterThanOrEqual(0);
+        // Scored 0-100, or not judged (the shown icon, whose design is not measured).
+        if (s.score !== null) expect(s.score).toBeGreaterThanOrEqual(0);
       }
+      expect(audit.structuredAnalysis!.icon.score).toBeNull();
       expect(audit.structuredAnalysis!.title).toMatchObject({ used: 27, limit: 30 });
       const recs = ZRecommendation.array().parse(JSON.parse(audit.recommendations!));
       expect(recs.length).toBeGreaterThan(0);
@@ -427,6 +430,13 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
       expect(audit.structuredAnalysis!.appSize.analysis).toContain('142.3 MB');
       expect(audit.structuredAnalysis!.compatibility.score).not.toBeNull();
       expect(audit.structuredAnalysis!.compatibility.analysis).toContain('iOS 15.4 or later');
+      // Screenshots, rating and reviews were not read: no score and no advice built on them.
+      for (const key of ['screenshots', 'rating', 'reviews'] as const)
+        expect(audit.structuredAnalysis![key]).toMatchObject({ score: null, improvements: [] });
+      expect(audit.recommendations).not.toContain('Upload iPhone screenshots');
+      expect(
+        (JSON.parse(audit.recommendations!) as Array<{ section: string }>).map((r) => r.section),
+      ).not.toContain('screenshots');
     } finally {
       await workers.close();
       await api.close();
@@ -611,11 +621,11 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
       expect(printed).toContain('Spotify: Music and Podcasts - Songs, Playlists & Audiobooks');
       expect(printed).toMatch(
         new RegExp(
-          `Overall score: \\d+/100 \\(heuristic analysis, rules ${RULES_VERSION.replace(/\./g, '\\.')}\\)`,
+          `Overall score: \\d+/100 from \\d+ of 15 sections \\(heuristic analysis, rules ${RULES_VERSION.replace(/\./g, '\\.')}\\)`,
         ),
       );
       expect(printed).toContain('Recommendations');
-      // Every section, the new ones after the spec's, each scored or "not judged".
+      // Every section, the new ones after the first nine, each scored or "not judged".
       for (const label of [
         'Title',
         'IAE',
@@ -644,7 +654,7 @@ describe('the audit pipeline end to end (gateway, real scraper and analyzer, rep
         }),
       ).toBe(1);
       expect(invalid.at(-1)).toBe(
-        'Analysis failed: 400: appStoreUrl: Please enter a valid App Store URL (apps.apple.com)',
+        'Analysis failed: 400: App Store link: Please enter a valid App Store URL (apps.apple.com)',
       );
       expect(await runCli(['bogus'], env, io)).toBe(2);
     } finally {

@@ -2,12 +2,10 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { DEFAULT_FIXTURES_DIR, startReplayServer, type TReplayServer } from '@aso/appstore/node';
-import type { TestUser } from '@aso/testkit';
-import type { WorkerService } from '@aso/queue';
-import { parseWorkerEnv as parseAnalyzerEnv } from '../../analyzer/src/env';
-import { startAnalyzer } from '../../analyzer/src/service';
-import { parseWorkerEnv as parseScraperEnv } from '../../scraper/src/env';
-import { startScraper } from '../../scraper/src/service';
+import type { TTestUser } from '@aso/testkit';
+import type { TWorkerService } from '@aso/queue';
+import { parseWorkerEnv as parseAnalyzerEnv, startAnalyzer } from '@aso/analyzer';
+import { parseWorkerEnv as parseScraperEnv, startScraper } from '@aso/scraper';
 import { parseApiEnv } from '../src/env';
 import { buildServer } from '../src/server';
 import { readSse, type TSseMessage } from '@aso/api-client';
@@ -22,7 +20,7 @@ export const appstoreFixturesDir = () =>
   `${process.env.FIXTURES_DIR || DEFAULT_FIXTURES_DIR}/appstore`;
 
 /** The gateway listening on an ephemeral loopback port. */
-export interface TestApi {
+export interface TTestApi {
   app: FastifyInstance;
   url: string;
   close(): Promise<void>;
@@ -33,7 +31,7 @@ export async function startApi(
   database: { url: string },
   redis: { url: string; prefix: string },
   env: Record<string, string> = {},
-): Promise<TestApi> {
+): Promise<TTestApi> {
   const app = await buildServer(
     parseApiEnv({
       DATABASE_URL: database.url,
@@ -50,10 +48,10 @@ export async function startApi(
 }
 
 /** The real scraper and analyzer services in this process, reading the store from a replay server. */
-export interface TestWorkers {
+export interface TTestWorkers {
   replay: TReplayServer;
-  scraper: WorkerService;
-  analyzer: WorkerService;
+  scraper: TWorkerService;
+  analyzer: TWorkerService;
   close(): Promise<void>;
 }
 
@@ -84,7 +82,7 @@ export async function startWorkers(
   database: { url: string },
   redis: { url: string; prefix: string },
   opts: { scraper?: boolean; env?: Record<string, string>; storeDelayMs?: number } = {},
-): Promise<TestWorkers> {
+): Promise<TTestWorkers> {
   const replay = await startReplayServer({
     port: 0,
     fixturesDir: appstoreFixturesDir(),
@@ -114,8 +112,8 @@ export async function startWorkers(
 
 /** Starts an audit through the API; returns its id (throws with the answer on a non-200). */
 export async function analyze(
-  api: TestApi,
-  user: TestUser,
+  api: TTestApi,
+  user: TTestUser,
   body: Record<string, unknown>,
 ): Promise<string> {
   const res = await api.app.inject({
@@ -138,8 +136,8 @@ export interface TEvent extends TSseMessage {
  * messages arrived, then disconnects). Heartbeat comments are counted in `comments`.
  */
 export async function readProgress(
-  api: TestApi,
-  user: TestUser,
+  api: TTestApi,
+  user: TTestUser,
   auditId: string,
   opts: {
     lastEventId?: string;

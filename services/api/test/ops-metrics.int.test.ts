@@ -2,19 +2,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { startReplayServer, type TReplayServer } from '@aso/appstore/node';
-import type { WorkerService } from '@aso/queue';
+import type { TWorkerService } from '@aso/queue';
 import { createTestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
-import { parseWorkerEnv as parseAnalyzerEnv } from '../../analyzer/src/env';
-import { startAnalyzer } from '../../analyzer/src/service';
-import { parseWorkerEnv as parseScraperEnv } from '../../scraper/src/env';
-import { startScraper } from '../../scraper/src/service';
+import { parseWorkerEnv as parseAnalyzerEnv, startAnalyzer } from '@aso/analyzer';
+import { parseWorkerEnv as parseScraperEnv, startScraper } from '@aso/scraper';
 import {
   appstoreFixturesDir,
   readProgress,
   SPOTIFY_URL,
   workerEnv,
-  type TestApi,
+  type TTestApi,
 } from './audit.helpers';
 import { buildLoggedApi, capturedLogger } from './ops-logs.helpers';
 import { sample } from './ops.helpers';
@@ -27,9 +25,9 @@ const apiLogs = capturedLogger();
 const scraperLogs = capturedLogger();
 const analyzerLogs = capturedLogger();
 
-let api: TestApi | undefined;
+let api: TTestApi | undefined;
 let replay: TReplayServer | undefined;
-const workers: WorkerService[] = [];
+const workers: TWorkerService[] = [];
 afterAll(async () => {
   for (const w of workers) await w.close();
   await replay?.close();
@@ -40,7 +38,7 @@ afterAll(async () => {
 async function startLoggedApi(
   database: { url: string },
   redis: { url: string; prefix: string },
-): Promise<TestApi> {
+): Promise<TTestApi> {
   const app: FastifyInstance = await buildLoggedApi(database, redis, apiLogs.log, {}, (scope) => {
     scope.get('/test/sse', (_req, reply) => {
       reply.hijack();
@@ -91,10 +89,14 @@ describe('metrics and correlated logs of an audit', () => {
 
     const before = await text(`${api.url}/metrics`);
     expect(sample(before, 'aso_http_request_duration_seconds_count', analyzeRoute)).toBe(0);
-    // The scraper's job scheduler runs its first watch round as soon as it starts. That round
-    // is a job of the scrape queue too: the audit's scrape is counted on top of it.
+    // The scraper's job schedulers run its first watch round and keyword round as soon as it
+    // starts. Those rounds are jobs of the scrape queue too: the audit's scrape is counted on
+    // top of them.
     await vi.waitUntil(
-      () => scraperLogs.lines.some((l) => l.msg === 'job completed' && l.jobName === 'watch-round'),
+      () =>
+        ['watch-round', 'keyword-round'].every((name) =>
+          scraperLogs.lines.some((l) => l.msg === 'job completed' && l.jobName === name),
+        ),
       { timeout: 30_000, interval: 20 },
     );
     const scrapeQueue = { service: 'scraper', queue: 'scrape' };

@@ -109,7 +109,9 @@ describe('queue monitor at /admin/queues', () => {
     }>();
     expect(body.queues.map((q) => q.name).sort()).toEqual([
       'analysis',
+      'asc-import',
       'csv-merge',
+      'keyword-search',
       'maintenance',
       'render',
       'scrape',

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
+import { generateSecretsKey, openSecret, sealSecret, secretsKeyFrom } from '@aso/asc';
+import { insertAscConnection } from '@aso/db';
+import { createTestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
 import {
   composeEnvironment,
@@ -235,6 +238,40 @@ describe('the runtime trees of the images', () => {
       expect(await stop(worker), worker.output()).toEqual({ code: 0, signal: null });
     },
   );
+
+  it('rotates SECRETS_KEY with the re-encrypt command of the worker image (entrypoint `reencrypt`)', async ({
+    database,
+  }) => {
+    const [previous, next] = [generateSecretsKey(), generateSecretsKey()];
+    const user = await createTestUser(database.db);
+    const id = '3f1c2b4a-5d6e-4f70-8192-a3b4c5d6e7f8';
+    // Any text stands in for a private key: the command seals and opens, never parses it.
+    const secret = 'constructed private key text for the re-encrypt test';
+    await insertAscConnection(database.db, {
+      id,
+      userId: user.userId,
+      name: 'Constructed team',
+      issuerId: '69a6de70-03db-47e3-e053-5b8c7c11a4d1',
+      keyId: 'REENCRYPT1',
+      privateKeySealed: sealSecret(secret, secretsKeyFrom(previous), id),
+      apps: [],
+    });
+    const run = start([join(out, 'worker-entrypoint.sh'), 'reencrypt'], out, {
+      ...stageEnv(workerStage),
+      DATABASE_URL: database.url,
+      SECRETS_KEY_PREVIOUS: previous,
+      SECRETS_KEY: next,
+    });
+    const { code } = await run.exited;
+    expect(code, run.output()).toBe(0);
+    expect(run.output()).toContain('re-encrypted 1 App Store Connect key(s)');
+    const row = await database.db
+      .selectFrom('asc_connections')
+      .select('private_key_sealed')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(openSecret(row.private_key_sealed, secretsKeyFrom(next), id)).toBe(secret);
+  }, 60_000);
 
   it('starts the replay server of the replay profile from the worker image tree', async () => {
     const port = String(await freePort());

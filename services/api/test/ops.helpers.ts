@@ -6,12 +6,13 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { ZReplayEnv } from '@aso/appstore/node';
 import { ZApiEnv } from '../src/env';
-import { ZWorkerEnv as ZScraperEnv } from '../../scraper/src/env';
-import { ZWorkerEnv as ZAnalyzerEnv } from '../../analyzer/src/env';
-import { ZWorkerEnv as ZCsvMergeEnv } from '../../csv-merge/src/env';
-import { ZRenderEnv } from '../../render/src/env';
+import { ZWorkerEnv as ZScraperEnv } from '@aso/scraper';
+import { ZWorkerEnv as ZAnalyzerEnv } from '@aso/analyzer';
+import { ZWorkerEnv as ZCsvMergeEnv } from '@aso/csv-merge';
+import { ZRenderEnv } from '@aso/render';
+import { ZAscImportEnv } from '@aso/asc-import';
 
-// Shared by the ops-*.test.ts files (README, Operations): the repository's container definitions,
+// Shared by the ops-*.test.ts files (docs/OPERATIONS.md): the repository's container definitions,
 // read as they are, and the services' environment schemas they must agree with.
 
 /** Repository root (this file is services/api/test/ops.helpers.ts). */
@@ -21,7 +22,7 @@ export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..
 export const readRepoFile = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 
 /** The worker services of the worker image, by compose service name (= WORKER value). */
-export const WORKERS = ['scraper', 'analyzer', 'csv-merge', 'render'] as const;
+export const WORKERS = ['scraper', 'analyzer', 'csv-merge', 'render', 'asc-import'] as const;
 
 /** Each compose service's environment schema (what the process behind it parses). */
 export const SERVICE_SCHEMAS = {
@@ -30,6 +31,7 @@ export const SERVICE_SCHEMAS = {
   analyzer: ZAnalyzerEnv,
   'csv-merge': ZCsvMergeEnv,
   render: ZRenderEnv,
+  'asc-import': ZAscImportEnv,
   replay: ZReplayEnv,
 } satisfies Record<string, z.ZodObject>;
 
@@ -37,7 +39,7 @@ export const SERVICE_SCHEMAS = {
 export const ENTRYPOINT_KEYS = ['WORKER'] as const;
 
 /** A compose service as far as these tests read it. */
-export interface ComposeService {
+export interface TComposeService {
   image?: string;
   build?: {
     context: string;
@@ -60,11 +62,11 @@ export interface ComposeService {
 
 /** docker-compose.yml parsed with YAML merge keys (`<<: *anchor`), as Compose reads it. */
 export function readCompose(): {
-  services: Record<string, ComposeService>;
+  services: Record<string, TComposeService>;
   volumes: Record<string, unknown>;
 } {
   return parseYaml(readRepoFile('docker-compose.yml'), { merge: true }) as {
-    services: Record<string, ComposeService>;
+    services: Record<string, TComposeService>;
     volumes: Record<string, unknown>;
   };
 }
@@ -92,7 +94,7 @@ export function interpolate(value: string, vars: Record<string, string> = {}): s
  * and nothing in the shell: interpolations at their defaults; valueless entries (passed only
  * when given) left out.
  */
-export function composeEnvironment(service: ComposeService): Record<string, string> {
+export function composeEnvironment(service: TComposeService): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(service.environment ?? {})) {
     if (v === null) continue;
@@ -132,7 +134,7 @@ export function stageEnv(stage: string): Record<string, string> {
 }
 
 /** One runtime tree a Dockerfile builds: `pnpm deploy` of a package into `/out/<dir>`. */
-export interface DeployStep {
+export interface TDeployStep {
   /** The pnpm arguments, with `/out/<dir>` as written in the Dockerfile. */
   args: string[];
   pkg: string;
@@ -140,7 +142,7 @@ export interface DeployStep {
 }
 
 /** The `pnpm ... deploy ... /out/<dir>` commands of a Dockerfile, in order. */
-export function deploySteps(dockerfile: string): DeployStep[] {
+export function deploySteps(dockerfile: string): TDeployStep[] {
   const text = dockerfile.replace(/\\\n\s*/g, ' ');
   return [
     ...text.matchAll(

@@ -2,13 +2,10 @@ import { describe, expect, vi } from 'vitest';
 import { failAudit, hashSessionToken, insertAudit, revokeSession } from '@aso/db';
 import { CACHE_SCOPES, createRedis, publishInvalidation } from '@aso/queue';
 import { ZAudit, ZCheckUserAnswer, ZSavedAudit } from '@aso/contracts';
-import { createTestUser, type TestUser } from '@aso/testkit';
+import { createTestUser, type TTestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
-import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { app } from '../src/app';
-import { parseApiEnv } from '../src/env';
 import { ADMIN_CODE } from './access.fixtures';
+import { DELIVERY_MS, twoReplicas, type TReplica } from './replicas.helpers';
 
 // Two api replicas (real Fastify apps listening on their own ports) over one database and one
 // Redis prefix, as `docker compose --scale api=2` runs them. Each keeps sessions, finished
@@ -16,57 +13,12 @@ import { ADMIN_CODE } from './access.fixtures';
 // at once, whatever the cache's lifetime (an hour here, so only the invalidation can explain
 // a changed answer).
 
-const HOUR_MS = '3600000';
-/** Pub/sub delivery between two processes on one machine: well under this (ms). */
-const DELIVERY_MS = 2_000;
-
-/** One replica: its origin and its own scope (where the gateway's decorators live). */
-interface Replica {
-  url: string;
-  app: FastifyInstance;
-  close(): Promise<void>;
-}
-
-async function startReplica(
-  database: { url: string },
-  redis: { url: string; prefix: string },
-): Promise<Replica> {
-  const config = parseApiEnv({
-    DATABASE_URL: database.url,
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: redis.prefix,
-    LOG_LEVEL: 'silent',
-    WEB_DIST_DIR: '',
-    ADMIN_ACCESS_CODE: ADMIN_CODE,
-    READ_CACHE_TTL_MS: HOUR_MS,
-  });
-  let scope: FastifyInstance | undefined;
-  // Closing drops every connection: fetch keeps spare sockets open.
-  const server = Fastify({ forceCloseConnections: true });
-  await server.register(async (s) => {
-    await app(s, { config });
-    scope = s;
-  });
-  await server.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, app: scope!, close: () => server.close() };
-}
-
-async function twoReplicas(
-  database: { url: string },
-  redis: { url: string; prefix: string },
-): Promise<[Replica, Replica]> {
-  const a = await startReplica(database, redis);
-  const b = await startReplica(database, redis);
-  await vi.waitUntil(() => a.app.cacheBus.live && b.app.cacheBus.live, { timeout: 10_000 });
-  return [a, b];
-}
-
-const get = (api: Replica, path: string, headers: Record<string, string>) =>
+const get = (api: TReplica, path: string, headers: Record<string, string>) =>
   fetch(`${api.url}${path}`, { headers, signal: AbortSignal.timeout(10_000) });
 
 /** Status of `GET /api/me` on `api` with the user's token. */
-const me = async (api: Replica, user: TestUser) => (await get(api, '/api/me', user.headers)).status;
+const me = async (api: TReplica, user: TTestUser) =>
+  (await get(api, '/api/me', user.headers)).status;
 
 describe('read caches shared by api replicas', () => {
   it('forgets a session on every replica at logout and at code deactivation', async ({
@@ -158,7 +110,7 @@ describe('read caches shared by api replicas', () => {
       });
       expect(await failAudit(database.db, row.id, 'The App Store did not answer')).toBe(true);
 
-      const list = async (api: Replica) =>
+      const list = async (api: TReplica) =>
         ZSavedAudit.array().parse(await (await get(api, '/api/saved-audits', user.headers)).json());
       expect(await list(b)).toEqual([]);
       const saved = await fetch(`${a.url}/api/saved-audits`, {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { it } from '@aso/testkit/vitest';
-import { TEXT_ERROR } from '@aso/contracts';
+import { TEXT_ERROR, fieldLabel } from '@aso/contracts';
 import { admin, bearer, credentials, generateCode, startApi } from './access.fixtures';
 
 // Strings PostgreSQL cannot store (a NUL) or that are not Unicode (an unpaired surrogate) are
@@ -85,13 +85,13 @@ describe('text that cannot be stored', () => {
       for (const c of cases) {
         const res = await app.inject(c);
         expect(res.statusCode, `${c.method} ${c.url}: ${res.body}`).toBe(400);
-        const body = res.json<{ message: string; code: string }>();
+        const body = res.json<{ message: string; code: string; field?: string }>();
         expect(body.code).toBe('BAD_REQUEST');
         // A lone surrogate has no UTF-8 form: in a path it is refused as a bad URL.
         expect(body.message).toBe(
           c.method === 'DELETE' && poison !== POISONS.nul
             ? `'${c.url}' is not a valid url component`
-            : `${c.field}: ${TEXT_ERROR}`,
+            : `${fieldLabel(c.field)}: ${TEXT_ERROR}`,
         );
       }
     },

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { insertWebhookDelivery } from '@aso/db';
 import { createRedis, Producers } from '@aso/queue';
 import { it } from '@aso/testkit/vitest';
-import { createTestUser, type TestUser } from '@aso/testkit';
+import { createTestUser, type TTestUser } from '@aso/testkit';
 import {
   changeKind,
   ZHistoryAnswer,
@@ -24,21 +24,23 @@ import {
 } from '@aso/contracts';
 import { startReplayServer } from '@aso/appstore/node';
 import { verifyWebhookSignature } from '@aso/webhook';
-import { parseWorkerEnv as parseScraperEnv } from '../../scraper/src/env';
-import { startScraper } from '../../scraper/src/service';
-import { requeueStrandedDeliveries } from '../../scraper/src/webhook.handler';
+import {
+  parseWorkerEnv as parseScraperEnv,
+  startScraper,
+  requeueStrandedDeliveries,
+} from '@aso/scraper';
 import {
   CONSTRUCTED_APP,
   CONSTRUCTED_CHANGES,
   CONSTRUCTED_RECORDINGS_DIR,
-} from '../../../packages/appstore/test/recordings/constructed.recordings';
+} from '@aso/appstore/recordings';
 import {
   appstoreFixturesDir,
   INSTAGRAM_URL,
   SPOTIFY_URL,
   startApi,
   workerEnv,
-  type TestApi,
+  type TTestApi,
 } from './audit.helpers';
 
 const WAIT = { timeout: 30_000, interval: 100 };
@@ -96,8 +98,8 @@ async function startSystem(
 }
 
 function call(
-  api: TestApi,
-  user: TestUser,
+  api: TTestApi,
+  user: TTestUser,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   payload?: unknown,
@@ -110,13 +112,13 @@ function call(
   });
 }
 
-async function watchlist(api: TestApi, user: TestUser): Promise<TWatchItem[]> {
+async function watchlist(api: TTestApi, user: TTestUser): Promise<TWatchItem[]> {
   const res = await call(api, user, 'GET', '/api/watchlist');
   expect(res.statusCode).toBe(200);
   return ZWatchItem.array().parse(res.json());
 }
 
-async function history(api: TestApi, user: TestUser, appId: string): Promise<THistoryAnswer> {
+async function history(api: TTestApi, user: TTestUser, appId: string): Promise<THistoryAnswer> {
   const res = await call(api, user, 'GET', `/api/apps/${appId}/history?storefront=us`);
   expect(res.statusCode, res.body).toBe(200);
   return ZHistoryAnswer.parse(res.json());
@@ -146,7 +148,7 @@ describe('the watchlist', () => {
         (await call(api, a, 'POST', '/api/watchlist', { appStoreUrl: 'x', role: 'mine' })).json<{
           message: string;
         }>().message,
-      ).toMatch(/^appStoreUrl: /);
+      ).toMatch(/^App Store link: /);
       expect(
         (
           await call(api, a, 'POST', '/api/watchlist', {
@@ -341,7 +343,7 @@ describe('the watchlist', () => {
       });
       expect(full.statusCode).toBe(409);
       expect(full.json<{ message: string }>().message).toBe(
-        'You can watch at most 2 listings; remove one to watch another',
+        'You can watch at most 2 listings (WATCHLIST_MAX_PER_USER); remove one to watch another',
       );
       expect((await call(api, a, 'DELETE', `/api/watchlist/${item.id}`)).statusCode).toBe(204);
       expect((await call(api, b, 'DELETE', `/api/watchlist/${bItem.id}`)).statusCode).toBe(204);
@@ -442,10 +444,10 @@ describe('the webhook', () => {
       };
       expect(await put('http://127.0.0.1:9/hook')).toEqual([
         400,
-        'url: 127.0.0.1 resolves to 127.0.0.1 (loopback); webhooks may only be sent to public addresses',
+        'URL: 127.0.0.1 resolves to 127.0.0.1 (loopback); webhooks may only be sent to public addresses',
       ]);
       expect((await put('http://localhost:9/hook'))[1]).toMatch(
-        /^url: localhost resolves to (127\.0\.0\.1|::1) \(loopback\)/,
+        /^URL: localhost resolves to (127\.0\.0\.1|::1) \(loopback\)/,
       );
       expect((await put('http://10.1.2.3/x'))[1]).toMatch(/\(private network\)/);
       expect((await put('http://192.168.0.10/x'))[1]).toMatch(/\(private network\)/);
@@ -457,13 +459,13 @@ describe('the webhook', () => {
       expect((await put('http://0.0.0.0/x'))[1]).toMatch(/\(unspecified\)/);
       expect(await put('ftp://example.com/x')).toEqual([
         400,
-        'url: only http and https URLs are accepted',
+        'URL: only http and https URLs are accepted',
       ]);
       expect(await put('https://user:pw@example.com/x')).toEqual([
         400,
-        'url: a user name or password in the URL is not accepted',
+        'URL: a user name or password in the URL is not accepted',
       ]);
-      expect(await put('not a url')).toEqual([400, 'url: not an absolute URL']);
+      expect(await put('not a url')).toEqual([400, 'URL: not an absolute URL']);
       expect((await call(api, a, 'GET', '/api/webhook')).json()).toEqual({ webhook: null });
       expect((await call(api, a, 'DELETE', '/api/webhook')).statusCode).toBe(404);
       expect((await call(api, a, 'POST', '/api/webhook/test')).statusCode).toBe(404);

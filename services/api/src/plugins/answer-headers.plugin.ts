@@ -6,11 +6,17 @@ import fp from 'fastify-plugin';
  *   another type than the one declared (a JSON body read as HTML or script);
  * - `Cache-Control: no-store` on JSON answers that set no caching of their own: they hold a
  *   user's data, which no shared or browser cache should keep. Answers that choose their own
- *   caching keep it (chart data: `private, no-cache` with its ETag; the web app's files).
+ *   caching keep it (chart data: `private, no-cache` with its ETag; the web app's files);
+ * - `Strict-Transport-Security` only on answers over HTTPS (`req.protocol`, which takes
+ *   `X-Forwarded-Proto` from a proxy trusted by `TRUST_PROXY`): over plain HTTP a browser
+ *   ignores it, and a local install must stay reachable without TLS.
  */
 export const answerHeadersPlugin = fp(
   async (app) => {
-    app.addHook('onSend', async (_req, reply, payload) => {
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (req.protocol === 'https') {
+        void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+      }
       if (!reply.hasHeader('x-content-type-options'))
         void reply.header('x-content-type-options', 'nosniff');
       const type = reply.getHeader('content-type');

@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { findLiveSession, type SessionIdentity } from '@aso/db';
+import { findLiveSession, type TSessionIdentity } from '@aso/db';
 import { forbidden, unauthorized } from '../lib/app-error';
-import { ensureAdminAccessCode, findAdminCode } from '../services/access.service';
+import { ensureAdminAccessCode, findAdminCode } from '../services/admin-code.service';
 import { canonicalAccessCode, hashToken } from '../services/credentials.service';
 
 /** How often the admin code bootstrap is retried while PostgreSQL is unreachable at start (ms). */
@@ -14,17 +14,21 @@ const MAX_TOKEN_CHARS = 200;
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by `app.requireUser`; null before it runs. */
-    identity: SessionIdentity | null;
+    identity: TSessionIdentity | null;
     /** Set by `app.requireAdmin`: the live admin code of the request; null before it runs. */
     adminCode: { id: string } | null;
   }
   interface FastifyInstance {
-    /** preHandler: 401 unless the request carries a live bearer session (DESIGN section 5). */
+    /**
+     * preHandler: 401 unless the request carries a live bearer session
+     * (docs/product.md#access-and-sessions).
+     */
     requireUser: (req: FastifyRequest) => Promise<void>;
     /**
      * preHandler of every admin route: 403 unless `x-access-code` holds a live admin code
-     * (active, unexpired, `is_admin`), compared in constant time. Failed codes count towards
-     * the admin rate limit per IP; once it is reached the answer is 429 before any check.
+     * (active, unexpired, `is_admin`), compared in constant time. Every code is counted
+     * towards the admin limit per address before it is compared (a right one is given back);
+     * past the limit the answer is 429 without a comparison.
      * A missing header is 403 too, whatever the bearer token: the admin credential is the
      * code, and 401 is kept for dead sessions (on 401 the client drops its session token).
      */
@@ -52,7 +56,7 @@ export function presentedAdminCode(req: FastifyRequest): string | null {
  * through the session cache (`app.readCaches.sessions`: logout and code deactivation drop its
  * entries in every replica; an entry is not used past the session's expiry).
  */
-export async function identify(req: FastifyRequest): Promise<SessionIdentity | null> {
+export async function identify(req: FastifyRequest): Promise<TSessionIdentity | null> {
   const token = bearerToken(req);
   if (!token || token.length > MAX_TOKEN_CHARS) return null;
   const hash = hashToken(token);
@@ -85,12 +89,13 @@ export const authPlugin = fp(async (app) => {
   app.decorate('requireAdmin', async (req: FastifyRequest) => {
     const presented = presentedAdminCode(req);
     if (!presented) throw forbidden('Admin access code required');
-    await app.accessLimits.adminByIp.check(req);
-    const admin = await findAdminCode(app.db, presented);
-    if (!admin) {
-      await app.accessLimits.adminByIp.hit(req);
-      throw forbidden('Invalid admin code');
-    }
+    const admin = await app.accessLimits.guardSecret(
+      req,
+      { type: 'admin' },
+      () => findAdminCode(app.db, presented),
+      (found) => found !== null,
+    );
+    if (!admin) throw forbidden('Invalid admin code');
     req.adminCode = admin;
   });
 
@@ -121,7 +126,7 @@ export const authPlugin = fp(async (app) => {
 });
 
 /** The identity set by `requireUser` (throws 401 if the route forgot the preHandler). */
-export function currentUser(req: FastifyRequest): SessionIdentity {
+export function currentUser(req: FastifyRequest): TSessionIdentity {
   if (!req.identity) throw unauthorized();
   return req.identity;
 }

@@ -20,13 +20,13 @@ export function docsTag(url: string): string {
 }
 
 /**
- * The OpenAPI document of the gateway (README, Operations), built from the routes' zod schemas
+ * The OpenAPI document of the gateway (docs/OPERATIONS.md), built from the routes' zod schemas
  * (params, query, body and answers, from `@aso/contracts`) by fastify-type-provider-zod's
  * `jsonSchemaTransform`: `GET /docs` serves the Swagger UI, `GET /docs/json` the OpenAPI 3
  * document. It lists the `/api` routes and the health checks; the web app's files, the queue
  * monitor and `/metrics` stay out. Admin routes (under `/api/admin`) are marked with the
  * `x-access-code` scheme, and every route that runs `app.requireUser` with the bearer scheme
- * (DESIGN section 5).
+ * (docs/product.md#access-and-sessions).
  *
  * Register it after the auth plugin and before any route: it learns routes as they are added.
  */
@@ -83,5 +83,19 @@ export const docsPlugin = fp(async (app) => {
   await app.register(fastifySwaggerUi, {
     routePrefix: DOCS_PREFIX,
     uiConfig: { docExpansion: 'list', deepLinking: true },
+    // The docs share the app's origin (where the session token lives): only the UI's own
+    // scripts run (hashes of its inline ones), and no other site may frame them. Requests are
+    // not upgraded to HTTPS, so a local install over HTTP keeps working.
+    staticCSP: true,
+    transformStaticCSP: (header: string) =>
+      header
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+        .replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.url === DOCS_PREFIX || req.url.startsWith(`${DOCS_PREFIX}/`)) {
+      void reply.header('x-frame-options', 'DENY');
+    }
+    return payload;
   });
 });

@@ -5,7 +5,7 @@ import {
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import type { TErrorBody, TErrorCode } from '@aso/contracts';
+import { humanFieldMessage, type TErrorBody, type TErrorCode } from '@aso/contracts';
 import { isDatabaseUnavailableError } from '@aso/db';
 import { AppError } from '../lib/app-error';
 
@@ -41,10 +41,11 @@ export const DATABASE_UNAVAILABLE_MESSAGE =
   'The database is unavailable right now. Please try again in a few seconds.';
 
 /**
- * The one error handler (DESIGN section 6): every error answers JSON `{ message, code }`;
- * validation errors name the field; an unreachable database (refused, dropped, restarting,
- * or no connection within the pool's timeout) answers 503 `SERVICE_UNAVAILABLE`; other server
- * errors are logged with their stack and answer a generic message, never the internals.
+ * The one error handler (docs/product.md#error-answers): every error answers JSON `{ message, code
+ * }`; validation errors name the field, as people call it in `message` (`humanFieldMessage` of
+ * @aso/contracts) and by its API name in `field`; an unreachable database (refused, dropped, restarting, or
+ * no connection within the pool's timeout) answers 503 `SERVICE_UNAVAILABLE`; other server errors
+ * are logged with their stack and answer a generic message, never the internals.
  */
 export const errorHandlerPlugin = fp(async (app) => {
   app.setNotFoundHandler((req, reply) => {
@@ -62,6 +63,7 @@ export const errorHandlerPlugin = fp(async (app) => {
     if (err instanceof AppError) {
       status = err.statusCode;
       body = { message: err.message, code: err.code };
+      if (err.extra.reason) body.reason = err.extra.reason;
       if (err.extra.retryAfter !== undefined) {
         body.retryAfter = err.extra.retryAfter;
         void reply.header('retry-after', String(err.extra.retryAfter));
@@ -94,6 +96,14 @@ export const errorHandlerPlugin = fp(async (app) => {
         status = fe.statusCode;
         body = { message: fe.message, code: byStatus[fe.statusCode] ?? 'SERVICE_UNAVAILABLE' };
       }
+    }
+
+    // People read the message: a field it starts with is named as they call it ('Conversion
+    // export: ...'), and the API name goes in `field` for clients (docs/product.md#error-answers).
+    if (status < 500) {
+      const human = humanFieldMessage(body.message);
+      body.message = human.message;
+      if (human.field !== undefined) body.field = human.field;
     }
 
     if (status === 503) req.log.warn({ err: err.message }, 'request refused: a dependency is down');

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Redis } from 'ioredis';
-import { createDb, type Db } from '@aso/db';
+import { createDb, type TDb } from '@aso/db';
 import {
   CacheInvalidationBus,
   checkEvictionPolicy,
@@ -8,9 +7,11 @@ import {
   ProgressBus,
   ProgressSubscriber,
   Producers,
+  redisTarget,
+  type TRedisClient,
 } from '@aso/queue';
 import type { TApiEnv } from '../env';
-import { createReadCaches, type ReadCaches } from '../services/read-caches';
+import { createReadCaches, type TReadCaches } from '../caches/read-caches';
 
 /**
  * How long a request waits for a database connection (a free one of the pool, or a new one)
@@ -21,9 +22,9 @@ export const DB_CONNECT_TIMEOUT_MS = 1_500;
 declare module 'fastify' {
   interface FastifyInstance {
     config: TApiEnv;
-    db: Db;
+    db: TDb;
     /** Command connection (producer role: fails fast when Redis is down). */
-    redis: Redis;
+    redis: TRedisClient;
     producers: Producers;
     bus: ProgressBus;
     /** The process's one progress subscriber (one Redis connection for all SSE clients). */
@@ -31,7 +32,7 @@ declare module 'fastify' {
     /** Invalidation of the in-process read caches across every api replica (same subscriber connection). */
     cacheBus: CacheInvalidationBus;
     /** Sessions, finished audits and the page-load lists, per process (`READ_CACHE_TTL_MS`). */
-    readCaches: ReadCaches;
+    readCaches: TReadCaches;
   }
 }
 
@@ -48,9 +49,9 @@ export const infraPlugin = fp<{ config: TApiEnv }>(async (app, { config }) => {
     connectionTimeoutMs: DB_CONNECT_TIMEOUT_MS,
     log: app.log,
   });
-  const redis = createRedis(config.REDIS_URL, { role: 'producer', name: 'api:commands' });
-  const queueConn = createRedis(config.REDIS_URL, { role: 'producer', name: 'api:queues' });
-  const sub = createRedis(config.REDIS_URL, { role: 'subscriber', name: 'api:progress-sub' });
+  const redis = createRedis(redisTarget(config), { role: 'producer', name: 'api:commands' });
+  const queueConn = createRedis(redisTarget(config), { role: 'producer', name: 'api:queues' });
+  const sub = createRedis(redisTarget(config), { role: 'subscriber', name: 'api:progress-sub' });
   // Keep the process alive when Redis is down at start; /readyz reports it.
   for (const c of [redis, queueConn, sub])
     c.on('error', (err) => app.log.debug({ err }, 'redis error'));
@@ -59,11 +60,15 @@ export const infraPlugin = fp<{ config: TApiEnv }>(async (app, { config }) => {
   const progress = new ProgressSubscriber(bus, sub);
   const producers = new Producers(queueConn, config.QUEUE_PREFIX);
   const cacheBus = new CacheInvalidationBus(redis, sub, config.QUEUE_PREFIX);
-  const readCaches = createReadCaches(cacheBus, config.READ_CACHE_TTL_MS);
+  const readCaches = createReadCaches(
+    cacheBus,
+    config.READ_CACHE_TTL_MS,
+    config.LIST_CACHE_MB * 1024 * 1024,
+  );
 
   app.decorate('config', config);
   app.decorate('db', db);
-  app.decorate('redis', redis);
+  app.decorate<TRedisClient>('redis', redis);
   app.decorate('producers', producers);
   app.decorate('bus', bus);
   app.decorate('progress', progress);
@@ -88,6 +93,7 @@ export const infraPlugin = fp<{ config: TApiEnv }>(async (app, { config }) => {
     readCaches.audits.close();
     readCaches.savedAudits.close();
     readCaches.dashboards.close();
+    readCaches.shareLinks.close();
     await bounded(progress.close());
     await bounded(producers.close());
     for (const c of [redis, queueConn, sub]) c.disconnect();

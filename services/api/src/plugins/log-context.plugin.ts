@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** Fields that tie a request's log lines to an audit or an upload (README, Operations). */
+/** Fields that tie a request's log lines to an audit or an upload (docs/OPERATIONS.md). */
 export const LOG_CONTEXT_KEYS = ['auditId', 'downloadId'] as const;
 export type TLogContextKey = (typeof LOG_CONTEXT_KEYS)[number];
 

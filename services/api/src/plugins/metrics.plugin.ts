@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import { Gauge, Histogram } from 'prom-client';
-import { createServiceMetrics, METRIC_PREFIX, QUEUES, type ServiceMetrics } from '@aso/queue';
+import { createServiceMetrics, METRIC_PREFIX, QUEUES, type TServiceMetrics } from '@aso/queue';
 
 /** Buckets of `aso_http_request_duration_seconds` (seconds); uploads wait for their merge. */
 export const HTTP_DURATION_BUCKETS_S = [
@@ -11,10 +11,10 @@ export const HTTP_DURATION_BUCKETS_S = [
 /** `route` label of requests that matched no route (one value, so unknown paths add no series). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** The gateway's metrics (README, Operations), decorated as `app.metrics`. */
-export interface ApiMetrics {
+/** The gateway's metrics (docs/OPERATIONS.md), decorated as `app.metrics`. */
+export interface TApiMetrics {
   /** Registry shared with the job and queue metrics of `@aso/queue`. */
-  service: ServiceMetrics;
+  service: TServiceMetrics;
   /** `aso_http_request_duration_seconds{method,route,status_code}`; `route` is the route pattern. */
   httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** `aso_sse_open_streams`: progress streams open on this process. */
@@ -28,7 +28,7 @@ export interface ApiMetrics {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    metrics: ApiMetrics;
+    metrics: TApiMetrics;
   }
 }
 
@@ -40,7 +40,7 @@ declare module 'fastify' {
  * are not timed: they last as long as the audit.
  *
  * `/metrics` has no authentication, like any Prometheus target: keep it off the public
- * internet at the proxy (README "Run with Docker").
+ * internet at the proxy (docs/OPERATIONS.md#run-with-docker).
  */
 export const metricsPlugin = fp(async (app) => {
   const service = createServiceMetrics({ service: 'api' });
@@ -60,7 +60,7 @@ export const metricsPlugin = fp(async (app) => {
     service.watchQueue(app.producers.queue(name));
   }
 
-  const metrics: ApiMetrics = {
+  const metrics: TApiMetrics = {
     service,
     httpDuration,
     sseOpen,

@@ -7,7 +7,7 @@ import fastifyCookie from '@fastify/cookie';
 import { listLiveAdminCodes } from '@aso/db';
 import { QUEUES } from '@aso/queue';
 import { AppError, forbidden } from '../lib/app-error';
-import { findAdminCode } from '../services/access.service';
+import { findAdminCode } from '../services/admin-code.service';
 import { presentedAdminCode } from './auth.plugin';
 
 /** Where the queue monitor is mounted. */
@@ -109,10 +109,11 @@ function redactedRequest(req: FastifyRequest) {
 }
 
 /**
- * The queue monitor (README, Operations): bull-board at `/admin/queues`, showing every queue of
+ * The queue monitor (docs/OPERATIONS.md): bull-board at `/admin/queues`, showing every queue of
  * the catalog (scrape, analysis, csv-merge, maintenance) read-only, for admins only.
  *
- * Every request needs a live admin code (DESIGN section 5), given in one of three ways:
+ * Every request needs a live admin code (docs/product.md#access-and-sessions), given in one of
+ * three ways:
  * - the `x-access-code` header (scripts, `curl`): checked like every admin call
  *   (`app.requireAdmin`);
  * - once, from a browser, as `?code=` on any monitor URL or through the sign-in form that a
@@ -182,12 +183,13 @@ export async function queueBoardPlugin(app: FastifyInstance): Promise<void> {
 
   /** The live admin code `raw` names, or throws 403 (429 after too many wrong codes per IP). */
   const checkCode = async (req: FastifyRequest, raw: string) => {
-    await app.accessLimits.adminByIp.check(req);
-    const admin = raw.length <= MAX_CODE_CHARS ? await findAdminCode(app.db, raw) : null;
-    if (!admin) {
-      await app.accessLimits.adminByIp.hit(req);
-      throw forbidden('Invalid admin code');
-    }
+    const admin = await app.accessLimits.guardSecret(
+      req,
+      { type: 'admin' },
+      async () => (raw.length <= MAX_CODE_CHARS ? findAdminCode(app.db, raw) : null),
+      (found) => found !== null,
+    );
+    if (!admin) throw forbidden('Invalid admin code');
     return admin;
   };
 

@@ -21,11 +21,10 @@ import {
 } from '@aso/contracts';
 import {
   activeAccessCodes,
-  adminUsers,
   createAccessCode,
   deactivateCode,
-  issueSignInCode,
-} from '../services/access.service';
+} from '../services/access-codes.service';
+import { adminUsers, issueSignInCode } from '../services/user.service';
 import {
   adminFeedbacks,
   auditHistory,
@@ -36,17 +35,22 @@ import {
   storeHealth,
 } from '../services/admin.service';
 import { CACHE_SCOPES } from '@aso/queue';
-import { EVERY_KEY } from '../services/shared-read.cache';
+import { pageQuery, readPage } from '../lib/limits';
+import { EVERY_KEY } from '../caches/shared-read.cache';
+
+/** A cached app's page key: `appId:storefront` (see listCachedApps). */
+const isCacheKey = (id: string) => /^\d{1,20}:[a-z]{2}$/.test(id);
 
 /**
- * Admin calls (spec sections 6 and 7), under `/api/admin`. Every route first runs
- * `app.requireAdmin` as an `onRequest` hook, so a caller without a live admin code in
- * `x-access-code` gets 403 (429 after too many wrong codes) before any input is read.
+ * Admin calls (docs/product.md#roles-and-permissions and #api-calls), under `/api/admin`. Every
+ * route first runs `app.requireAdmin` as an `onRequest` hook, so a caller without a live admin code
+ * in `x-access-code` gets 403 (429 after too many wrong codes) before any input is read.
  *
- * Reads: `GET /codes` (active codes, newest first), `/feedbacks`, `/audit-history` (latest
- * 500 each, newest first), `/audits` (summary grouped by app), `/cache` (cached apps),
- * `/store-health` (the store reader's drift alarm over the last 24 hours), `/users` (every
- * user, newest first, with created and last sign-in).
+ * Reads, each list paged with `?limit=&cursor=` (docs/product.md#lists-and-pages): `GET /codes`
+ * (active codes, newest first), `/feedbacks`, `/audit-history` (newest first), `/cache`
+ * (cached apps, most recently read first), `/users` (newest first, with created, last sign-in,
+ * stored bytes and sign-in lock-outs); `/audits` (the screen's counts and the latest audited
+ * apps, bounded), `/store-health` (the store reader's drift alarm over the last 24 hours).
  * Writes: `POST /generate-code`, `DELETE /codes/{code}` (a code or an admin code's id:
  * deactivate, revoke its sessions), `POST /users/{id}/sign-in-code` (a new personal sign-in
  * code, answered once; 404 unknown),
@@ -54,9 +58,14 @@ import { EVERY_KEY } from '../services/shared-read.cache';
  */
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.requireAdmin);
+  const ZPageQuery = pageQuery(app.config);
+  const list = <T extends z.ZodType>(item: T) => ({
+    preHandler: app.listReadSlot,
+    schema: { querystring: ZPageQuery, response: { 200: z.array(item) } },
+  });
 
-  app.get('/codes', { schema: { response: { 200: z.array(ZAccessCode) } } }, async () =>
-    activeAccessCodes(app.db),
+  app.get('/codes', list(ZAccessCode), async (req, reply) =>
+    readPage(req, reply, req.query, app.config, (page) => activeAccessCodes(app.db, page)),
   );
 
   app.post(
@@ -81,8 +90,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/users', { schema: { response: { 200: z.array(ZAdminUser) } } }, async () =>
-    adminUsers(app.db),
+  app.get('/users', list(ZAdminUser), async (req, reply) =>
+    readPage(req, reply, req.query, app.config, (page) => adminUsers(app.db, page)),
   );
 
   app.post(
@@ -95,18 +104,18 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/feedbacks', { schema: { response: { 200: z.array(ZAdminFeedback) } } }, async () =>
-    adminFeedbacks(app.db),
+  app.get('/feedbacks', list(ZAdminFeedback), async (req, reply) =>
+    readPage(req, reply, req.query, app.config, (page) => adminFeedbacks(app.db, page)),
+  );
+
+  app.get('/audit-history', list(ZAuditHistoryItem), async (req, reply) =>
+    readPage(req, reply, req.query, app.config, (page) => auditHistory(app.db, page)),
   );
 
   app.get(
-    '/audit-history',
-    { schema: { response: { 200: z.array(ZAuditHistoryItem) } } },
-    async () => auditHistory(app.db),
-  );
-
-  app.get('/audits', { schema: { response: { 200: ZAdminAuditsSummary } } }, async () =>
-    auditsSummary(app.db),
+    '/audits',
+    { preHandler: app.listReadSlot, schema: { response: { 200: ZAdminAuditsSummary } } },
+    async () => auditsSummary(app.db),
   );
 
   app.delete(
@@ -121,8 +130,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/cache', { schema: { response: { 200: z.array(ZCachedApp) } } }, async () =>
-    cachedApps(app.db),
+  app.get('/cache', list(ZCachedApp), async (req, reply) =>
+    readPage(req, reply, req.query, app.config, (page) => cachedApps(app.db, page), isCacheKey),
   );
 
   app.get('/store-health', { schema: { response: { 200: ZStoreHealth } } }, async () =>

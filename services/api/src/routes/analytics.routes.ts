@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import fastifyMultipart from '@fastify/multipart';
 import { z } from 'zod';
 import fresh from 'fresh';
@@ -13,7 +14,7 @@ import {
   ZUploadResult,
   ZText,
 } from '@aso/contracts';
-import { JobWaiter, QUEUES } from '@aso/queue';
+import { JobWaiter, QUEUES, redisTarget } from '@aso/queue';
 import { currentUser } from '../plugins/auth.plugin';
 import {
   attachmentHeader,
@@ -24,8 +25,9 @@ import {
   mergedCsv,
   removeDashboard,
 } from '../services/analytics.service';
-import { DatasetCache } from '../services/dataset.cache';
+import { DatasetCache } from '../caches/dataset.cache';
 import { JSON_TYPE, renderJson, sendJson } from '../lib/json-answer';
+import { isFirstPage, nextLink, pageQuery, pageRequest, sendPage } from '../lib/limits';
 import { mergeUploads, takeMergeSlot } from '../services/upload-merge.service';
 import { receiveUploads, UPLOAD_MULTIPART_LIMITS } from '../services/upload.service';
 
@@ -34,7 +36,7 @@ const ZDownloadParams = z.object({ downloadId: ZText.min(1).max(64) });
 /**
  * The reply without the type provider's typing of `send()` by the 200 schema, for answers
  * rendered ahead as a Buffer (chart-data, reports: checked against their schema once, see
- * services/dataset.cache.ts) or streamed (the merged CSV). Fastify sends a Buffer or a stream
+ * caches/dataset.cache.ts) or streamed (the merged CSV). Fastify sends a Buffer or a stream
  * as it is, without the route's serializer; the schema still documents the answer.
  */
 const untyped = (reply: unknown): FastifyReply => reply as FastifyReply;
@@ -42,10 +44,11 @@ const untyped = (reply: unknown): FastifyReply => reply as FastifyReply;
 const ZIdParams = z.object({ id: ZText.min(1).max(64) });
 
 /**
- * Analytics routes (spec section 7; DESIGN section 3), under
+ * Analytics routes (docs/product.md#api-calls; docs/product.md#how-a-dashboard-is-built), under
  * `/api`, all for signed-in users and their own objects only (someone else's answers 404):
  * - `POST /uploads` (multipart `conversionCSV` and/or `redownloadsCSV`, rate-limited per
- *   user): stores the files, runs the csv-merge `merge` job and answers `{ mergedData }`;
+ *   user, within the user's `USER_STORAGE_QUOTA_MB`): stores the files, runs the csv-merge
+ *   `merge` job and answers `{ mergedData }`;
  * - `GET /chart-data/{downloadId}`: the merged rows, with a strong `ETag` (304 to a matching
  *   `If-None-Match`), `Cache-Control: private, no-cache` and gzip or br when accepted;
  * - `GET /download-merged/{downloadId}`: the processed CSV as an attachment;
@@ -58,25 +61,48 @@ const ZIdParams = z.object({ id: ZText.min(1).max(64) });
  */
 
 /**
- * A refusal can come before the body is read to its end: discard the rest and close the
- * connection after the answer, so it is neither stalled nor reused mid-body.
+ * Most bytes of a refused upload read and thrown away after the answer: the two files at
+ * their limit and the rest of the form. A client that keeps sending past it is cut off.
+ */
+const DISCARD_MAX_BYTES = 2 * UPLOAD_MULTIPART_LIMITS.fileSize + 1024 * 1024;
+
+/**
+ * A refusal can come before the body is read to its end: the rest is read and thrown away, so
+ * the client, still sending, gets to read the answer. Closing at once instead makes its
+ * further writes fail (EPIPE, ECONNRESET), and many clients then report that error, never the
+ * answer. The connection is closed once the body has ended (never reused after a refusal) or
+ * past {@link DISCARD_MAX_BYTES}; a body that stops coming is ended by `REQUEST_TIMEOUT_MS`.
  */
 function discardBody(req: FastifyRequest, reply: FastifyReply): void {
-  req.raw.unpipe();
-  req.raw.resume();
-  void reply.header('connection', 'close');
+  const body = req.raw;
+  // Taken now: the answer detaches the socket from the request once it is sent. (An injected
+  // request has no real socket: nothing to close.)
+  const socket = body.socket as Partial<Socket> | undefined;
+  const close = () => socket?.end?.();
+  body.unpipe();
+  let discarded = 0;
+  body.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_MAX_BYTES) socket?.destroy?.();
+  });
+  body.once('end', () => {
+    // The answer may still be on its way: end the connection after it.
+    if (reply.raw.writableFinished) close();
+    else reply.raw.once('finish', close);
+  });
+  body.resume();
 }
 
 export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(fastifyMultipart, {
     limits: UPLOAD_MULTIPART_LIMITS,
-    // Truncation is checked per file so the answer is the spec's message (see upload.service).
+    // Truncation is checked per file so the answer is the documented message (see upload.service).
     throwFileSizeLimit: false,
   });
 
   const waiter = new JobWaiter({
     queue: QUEUES.csvMerge,
-    redisUrl: app.config.REDIS_URL,
+    target: redisTarget(app.config),
     producers: app.producers,
     redis: app.redis,
     connectionName: 'api:merge-events',
@@ -85,6 +111,8 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onClose', async () => waiter.close());
 
   const uploadLimit = app.perUserRateLimit('uploads', app.config.UPLOAD_RATE_LIMIT_PER_MIN);
+  const writeLimit = app.perUserRateLimit('writes', app.config.WRITE_RATE_LIMIT_PER_MIN);
+  const ZPageQuery = pageQuery(app.config);
   // Datasets prepared for chart-data and reports, per process (docs/BENCHMARKS.md).
   const datasets = new DatasetCache({ maxBytes: app.config.DATASET_CACHE_MB * 1024 * 1024 });
 
@@ -101,6 +129,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
         db: app.db,
         userId,
         ttlDays: app.config.DATASET_TTL_DAYS,
+        quotaBytes: Math.floor(app.config.USER_STORAGE_QUOTA_MB * 1024 * 1024),
       });
     } catch (err) {
       discardBody(req, reply);
@@ -220,31 +249,40 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/dashboards',
     {
-      preHandler: app.requireUser,
+      preHandler: [app.requireUser, writeLimit],
       schema: { body: ZCreateDashboardBody, response: { 200: ZDashboard } },
     },
     async (req) => {
       const { userId } = currentUser(req);
-      const dashboard = await createDashboard(app.db, userId, req.body);
+      const dashboard = await createDashboard(app.db, userId, req.body, app.config);
       await app.readCaches.dashboards.drop(userId);
       return dashboard;
     },
   );
 
-  // Read on every page load: the list's JSON is kept per user (dropped in every replica on a
-  // save or delete; expired dashboards, deleted by the worker, go with the entry's lifetime).
+  // Read on every page load: the first page's JSON is kept per user (dropped in every replica
+  // on a save or delete; expired dashboards, deleted by the worker, go with the entry's
+  // lifetime). Other pages are read from the database.
   app.get(
     '/dashboards',
-    { preHandler: app.requireUser, schema: { response: { 200: ZDashboardList } } },
+    {
+      preHandler: [app.requireUser, app.listReadSlot],
+      schema: { querystring: ZPageQuery, response: { 200: ZDashboardList } },
+    },
     async (req, reply) => {
       const { userId } = currentUser(req);
-      const list = await app.readCaches.dashboards.read(userId, async () => ({
-        json: renderJson(ZDashboardList, await dashboards(app.db, userId), {
-          method: 'GET',
-          url: '/api/dashboards',
-        }),
-      }));
-      return sendJson(reply, list!.json);
+      const load = async () => {
+        const page = pageRequest(req.query, app.config);
+        const list = await dashboards(app.db, userId, page);
+        return {
+          json: renderJson(ZDashboardList, list.rows, { method: 'GET', url: '/api/dashboards' }),
+          link: nextLink(req, list, page.limit),
+        };
+      };
+      const list = isFirstPage(req.query, app.config)
+        ? await app.readCaches.dashboards.read(userId, load)
+        : await load();
+      return sendJson(sendPage(reply, list!.link), list!.json);
     },
   );
 

@@ -9,17 +9,16 @@ import {
   type TCheckAccessAnswer,
 } from '@aso/contracts';
 import { bearerToken, currentUser, identify, presentedAdminCode } from '../plugins/auth.plugin';
-import {
-  findAdminCode,
-  identityUser,
-  loginUser,
-  logoutSession,
-  registerUser,
-} from '../services/access.service';
+import { findAdminCode } from '../services/admin-code.service';
+import { registerUser } from '../services/registration.service';
+import { logoutSession } from '../services/session.service';
+import { loginUser } from '../services/sign-in.service';
+import { identityUser } from '../services/user.mappers';
 import { hashToken } from '../services/credentials.service';
 
 /**
- * Sign-up, sign-in and session calls (spec section 7, DESIGN section 5), under `/api`:
+ * Sign-up, sign-in and session calls (docs/product.md#api-calls,
+ * docs/product.md#access-and-sessions), under `/api`:
  *
  * - `POST /register` `{ email, accessCode }` -> `{ sessionToken, user, signInCode }`: the
  *   user's personal sign-in code, given once. `POST /login` `{ email, accessCode }` with that
@@ -27,30 +26,39 @@ import { hashToken } from '../services/credentials.service';
  *   Refusals: 400 naming the bad field, 401 'Invalid email or access code', 403 for a
  *   deactivated, expired or (register only) used-up code, or (login) an account that has no
  *   personal code yet, 409 for a taken email (register),
- *   429 past `AUTH_RATE_LIMIT_PER_MIN` per IP (counted before the body is read) or per email.
+ *   429 (register) past `AUTH_RATE_LIMIT_PER_MIN` per IP (counted before the body is read) or
+ *   per email; (login) past the sign-in attempt limits of `accessLimits.guardSecret`.
  * - `POST /logout`: revokes the bearer session; `{ success: true }` even when the token is
  *   missing or already dead, since the client clears its session whatever the answer.
  * - `GET /check-access`: with `x-access-code` -> `{ isAdmin }` (rate limited per IP); otherwise
  *   `{ isUser, user }`, 200 with `isUser: false, user: null` for a missing or dead token so the
- *   client drops it (spec section 4).
+ *   client drops it (docs/product.md#states-and-transitions).
  * - `GET /me`: `{ user }` for a live session, 401 otherwise.
  */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const settings = { ttlDays: app.config.SESSION_TTL_DAYS };
-  const { authByIp, authByEmail, adminByIp } = app.accessLimits;
-  const credentialsRoute = {
-    schema: { body: ZCredentials, response: { 200: ZSessionAnswer } },
-    onRequest: authByIp.hit,
-    preHandler: authByEmail.hit,
-  };
+  const { authByIp, authByEmail, guardSecret } = app.accessLimits;
 
   app.post(
     '/register',
-    { ...credentialsRoute, schema: { body: ZCredentials, response: { 200: ZRegisterAnswer } } },
+    {
+      schema: { body: ZCredentials, response: { 200: ZRegisterAnswer } },
+      onRequest: authByIp.hit,
+      preHandler: authByEmail.hit,
+    },
     async (req) => registerUser(app.db, req.body, settings),
   );
 
-  app.post('/login', credentialsRoute, async (req) => loginUser(app.db, req.body, settings));
+  // The code is counted before it is compared (see guardSecret): failures per (email,
+  // address), per address, and a slower per-email backoff.
+  app.post(
+    '/login',
+    { schema: { body: ZCredentials, response: { 200: ZSessionAnswer } } },
+    async (req) =>
+      guardSecret(req, { type: 'sign-in', email: req.body.email }, () =>
+        loginUser(app.db, req.body, settings),
+      ),
+  );
 
   app.post('/logout', { schema: { response: { 200: ZOk } } }, async (req) => {
     const token = bearerToken(req);
@@ -66,8 +74,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req): Promise<TCheckAccessAnswer> => {
       const presented = presentedAdminCode(req);
       if (presented) {
-        await adminByIp.hit(req);
-        const admin = await findAdminCode(app.db, presented);
+        const admin = await guardSecret(
+          req,
+          { type: 'admin' },
+          () => findAdminCode(app.db, presented),
+          (found) => found !== null,
+        );
         return { isAdmin: admin !== null };
       }
       const identity = await identify(req);

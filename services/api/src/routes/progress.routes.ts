@@ -4,8 +4,8 @@ import { ZProgressCompleteBody, ZText } from '@aso/contracts';
 import { findOwnedAudit } from '@aso/db';
 import { currentUser } from '../plugins/auth.plugin';
 import { notFound } from '../lib/app-error';
-import { ProgressFeeds } from '../services/progress.feed';
-import { streamProgress } from '../services/progress.stream';
+import { ProgressFeeds } from '../progress/progress.feed';
+import { streamProgress } from '../progress/progress.stream';
 
 /** Query of `GET /api/progress`: the audit, and a resume position for clients that cannot send headers. */
 export const ZProgressQuery = z.object({
@@ -14,11 +14,11 @@ export const ZProgressQuery = z.object({
 });
 
 /**
- * Progress routes (spec section 7, DESIGN section 2):
+ * Progress routes (docs/product.md#api-calls, docs/product.md#how-an-audit-runs):
  * - `GET /api/progress?auditId={id}`: the audit's progress as Server-Sent Events (see
  *   `streamProgress`), owner only (404 otherwise, the same answer as for an unknown id),
  *   bearer header required; `Last-Event-ID` (or the `lastEventId` query) resumes.
- * - `POST /api/progress/complete` `{ sessionId }`: 204, kept for spec compatibility.
+ * - `POST /api/progress/complete` `{ sessionId }`: 204, kept for older clients.
  */
 export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
   const open = new Set<() => void>();

@@ -11,9 +11,10 @@ import {
   ZWatchItemParams,
   ZWatchRefreshAnswer,
 } from '@aso/contracts';
-import { listWatchItems, unwatchListing } from '@aso/db';
+import { listWatchItemsPage, unwatchListing } from '@aso/db';
 import { currentUser } from '../plugins/auth.plugin';
 import { notFound } from '../lib/app-error';
+import { assertMaxChars, pageQuery, readPage } from '../lib/limits';
 import {
   auditSnapshot,
   listingHistory,
@@ -22,16 +23,19 @@ import {
   watch,
 } from '../services/watch.service';
 
+const ZWatchList = z.array(ZWatchItem);
+
 /** Refreshes a user may ask for per minute (each reads the store). */
 const REFRESH_PER_MIN = 10;
 
 /**
  * The watchlist and a watched listing's history (under `/api`, signed in; someone else's item
  * answers 404):
- * - `POST /watchlist {appStoreUrl, role}`: watch a listing (201 with the item; 200 with the
- *   existing item, its role updated, when the user already watches it; 409 past
- *   `WATCHLIST_MAX_PER_USER`);
- * - `GET /watchlist`: the user's items, newest first;
+ * - `POST /watchlist {appStoreUrl, role}` (within the per-user write rate): watch a listing
+ *   (201 with the item; 200 with the existing item, its role updated, when the user already
+ *   watches it; 409 past `WATCHLIST_MAX_PER_USER`; 413 past `URL_MAX_CHARS`);
+ * - `GET /watchlist?limit=&cursor=`: a page of the user's items, newest first
+ *   (docs/product.md#lists-and-pages);
  * - `DELETE /watchlist/{id}`: stop watching (204);
  * - `POST /watchlist/{id}/refresh`: read the store now (202);
  * - `GET /apps/{appId}/history?storefront=`: snapshots and changes of a watched app;
@@ -47,14 +51,21 @@ export const watchRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   const refreshLimit = app.perUserRateLimit('watch-refresh', REFRESH_PER_MIN);
   const analyzeLimit = app.perUserRateLimit('analyze', app.config.ANALYZE_RATE_LIMIT_PER_MIN);
+  const writeLimit = app.perUserRateLimit('writes', app.config.WRITE_RATE_LIMIT_PER_MIN);
+  const ZPageQuery = pageQuery(app.config);
 
   app.post(
     '/watchlist',
     {
-      preHandler: app.requireUser,
+      preHandler: [app.requireUser, writeLimit],
       schema: { body: ZWatchBody, response: { 200: ZWatchItem, 201: ZWatchItem } },
     },
     async (req, reply) => {
+      assertMaxChars(
+        { appStoreUrl: req.body.appStoreUrl },
+        app.config.URL_MAX_CHARS,
+        'URL_MAX_CHARS',
+      );
       const { created, item } = await watch(
         { ...deps(), log: req.log },
         currentUser(req).userId,
@@ -66,8 +77,16 @@ export const watchRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/watchlist',
-    { preHandler: app.requireUser, schema: { response: { 200: z.array(ZWatchItem) } } },
-    async (req) => (await listWatchItems(app.db, currentUser(req).userId)).map(toWatchItem),
+    {
+      preHandler: [app.requireUser, app.listReadSlot],
+      schema: { querystring: ZPageQuery, response: { 200: ZWatchList } },
+    },
+    async (req, reply) =>
+      (
+        await readPage(req, reply, req.query, app.config, (page) =>
+          listWatchItemsPage(app.db, currentUser(req).userId, page),
+        )
+      ).map(toWatchItem),
   );
 
   app.delete(

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { markShared } from '../services/share.service';
 
 /**
  * Hosts the store's media come from: artwork and screenshots on `*.mzstatic.com`, app preview
@@ -11,11 +12,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 export const STORE_MEDIA_HOSTS = ['https://*.mzstatic.com', 'https://*.itunes.apple.com'] as const;
 
 /**
- * Content-Security-Policy of the web app (spec section 2): scripts only from this origin (no
- * inline script, no eval); images and media from this origin and the store's hosts; `blob:`
- * for hls.js, which plays HLS through MediaSource object URLs; fetches to this origin (the
- * API) and the store's video hosts (hls.js downloads playlists and segments). Inline styles
- * stay allowed: Radix and react-remove-scroll inject small `<style>` elements.
+ * Content-Security-Policy of the web app (docs/product.md#screens): scripts only from this origin
+ * (no inline script, no eval); images and media from this origin and the store's hosts; `blob:` for
+ * hls.js, which plays HLS through MediaSource object URLs; fetches to this origin (the API) and the
+ * store's video hosts (hls.js downloads playlists and segments). Inline styles stay allowed: Radix
+ * and react-remove-scroll inject small `<style>` elements.
  */
 export const WEB_CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
@@ -59,7 +60,8 @@ function decodePathname(url: string): string | null {
  *   revalidated), precompressed at build and sent in the coding Accept-Encoding asks for (br,
  *   gzip); a missing file answers the JSON 404;
  * - any other GET that is not under `/api` and does not name a file: `index.html`, so the
- *   client router handles `/`, `/results/:id`, `/admin` and its own 404 page.
+ *   client router handles `/`, `/results/:id`, `/admin` and its own 404 page; shared pages
+ *   (`/s/{token}`) carry `X-Robots-Tag: noindex, nofollow` and `Referrer-Policy: no-referrer`.
  * When the folder has no `index.html` (not built, or WEB_DIST_DIR empty) nothing is served
  * and a warning says how to build it.
  */
@@ -78,6 +80,8 @@ export const webRoutes: FastifyPluginAsyncZod = async (app) => {
     // Store images are cross-origin without CORP headers; requiring them would blank every image.
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Sent over HTTPS only, by the answer-headers plugin.
+    strictTransportSecurity: false,
   });
 
   // `serve: false`: no routes per file found at start, so a rebuild with new hashed names is
@@ -102,6 +106,8 @@ export const webRoutes: FastifyPluginAsyncZod = async (app) => {
     if (pathname === null || isApiPath(pathname)) return reply.callNotFound();
     // A missing file answers the JSON 404 (sendFile calls the not-found handler), never the app.
     if (namesFile(pathname)) return reply.sendFile(pathname.slice(1));
+    // A shared audit's page (`/s/{token}`): never indexed, its token never sent as a referrer.
+    if (pathname.startsWith('/s/')) markShared(reply);
     return reply.sendFile('index.html');
   });
 };

@@ -13,60 +13,69 @@ import {
   deleteAudit,
   listAuditHistory,
   listCachedApps,
+  keywordAlarmStatus,
   listFeedbackForAdmin,
   readStoreHealth,
   summariseAudits,
-  type Db,
+  type TDb,
+  type TPage,
+  type TPageRequest,
 } from '@aso/db';
 import { AppError } from '../lib/app-error';
 
-/** Rows the admin lists return at most (newest first). */
-export const ADMIN_LIST_LIMIT = 500;
+/** Maps the rows of a page, keeping its next key. */
+function mapPage<R, T>(page: TPage<R>, map: (row: R) => T): TPage<T> {
+  return { rows: page.rows.map(map), next: page.next };
+}
 
 /**
- * The latest {@link ADMIN_LIST_LIMIT} audits with the access code each was started with, the
- * rules version that scored it and the tokens its model calls used.
+ * One page of the audits, newest first, with the access code each was started with, the rules
+ * version that scored it and the tokens its model calls used.
  */
-export async function auditHistory(db: Db): Promise<TAuditHistoryItem[]> {
-  const rows = await listAuditHistory(db, ADMIN_LIST_LIMIT);
-  return rows.map(({ promptTokens, completionTokens, modelCalls, ...r }) => ({
+export async function auditHistory(db: TDb, page: TPageRequest): Promise<TPage<TAuditHistoryItem>> {
+  return mapPage(
+    await listAuditHistory(db, page),
+    ({ promptTokens, completionTokens, modelCalls, ...r }) => ({
+      ...r,
+      createdAt: r.createdAt.toISOString(),
+      tokens:
+        promptTokens === null || completionTokens === null
+          ? null
+          : { prompt: promptTokens, completion: completionTokens, calls: modelCalls ?? 0 },
+    }),
+  );
+}
+
+/** One page of the feedback, newest first, with their audit's app name. */
+export async function adminFeedbacks(db: TDb, page: TPageRequest): Promise<TPage<TAdminFeedback>> {
+  return mapPage(await listFeedbackForAdmin(db, page), (r) => ({
     ...r,
     createdAt: r.createdAt.toISOString(),
-    tokens:
-      promptTokens === null || completionTokens === null
-        ? null
-        : { prompt: promptTokens, completion: completionTokens, calls: modelCalls ?? 0 },
   }));
 }
 
-/** The latest {@link ADMIN_LIST_LIMIT} feedbacks with their audit's app name. */
-export async function adminFeedbacks(db: Db): Promise<TAdminFeedback[]> {
-  const rows = await listFeedbackForAdmin(db, ADMIN_LIST_LIMIT);
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
-}
-
-/** All audits grouped by app (spec section 3: Admin audits summary). */
-export async function auditsSummary(db: Db): Promise<TAdminAuditsSummary> {
+/** The admin screen's counts and the latest audited apps (docs/product.md#entities). */
+export async function auditsSummary(db: TDb): Promise<TAdminAuditsSummary> {
   const s = await summariseAudits(db);
   return {
-    totalAudits: s.totalAudits,
-    uniqueApps: s.uniqueApps,
+    ...s,
     apps: s.apps.map((a) => ({
-      appId: a.appId,
-      appName: a.appName,
+      ...a,
       audits: a.audits.map((x) => ({ id: x.id, createdAt: x.createdAt.toISOString() })),
     })),
   };
 }
 
-/** Apps with cached store snapshots, per storefront, most recently fetched first. */
-export async function cachedApps(db: Db): Promise<TCachedApp[]> {
-  const rows = await listCachedApps(db);
-  return rows.map((r) => ({ ...r, lastFetchedAt: r.lastFetchedAt.toISOString() }));
+/** One page of the apps with cached store snapshots, per storefront, most recently fetched first. */
+export async function cachedApps(db: TDb, page: TPageRequest): Promise<TPage<TCachedApp>> {
+  return mapPage(await listCachedApps(db, page), (r) => ({
+    ...r,
+    lastFetchedAt: r.lastFetchedAt.toISOString(),
+  }));
 }
 
 /** Retires app `appId`'s cached snapshots so its next audit scrapes the store again; the snapshots stay as history. */
-export async function clearAppCache(db: Db, appId: string): Promise<TClearCacheAnswer> {
+export async function clearAppCache(db: TDb, appId: string): Promise<TClearCacheAnswer> {
   return { appId, cleared: await retireSnapshotsForApp(db, appId) };
 }
 
@@ -75,7 +84,7 @@ export async function clearAppCache(db: Db, appId: string): Promise<TClearCacheA
  *
  * @throws AppError NOT_FOUND when no such audit exists.
  */
-export async function removeAudit(db: Db, id: string): Promise<TDeleteAuditAnswer> {
+export async function removeAudit(db: TDb, id: string): Promise<TDeleteAuditAnswer> {
   const deleted = await deleteAudit(db, id);
   if (!deleted) throw new AppError('NOT_FOUND', 'Audit not found');
   return { success: true, deletedAudit: deleted };
@@ -86,14 +95,15 @@ export const STORE_HEALTH_FAILURES = 10;
 
 /**
  * The store reader's drift alarm over the last {@link STORE_HEALTH_HOURS} hours (contracts
- * `ZStoreHealth`): reads per layout, the share of reads whose page gave each field, and the
- * latest {@link STORE_HEALTH_FAILURES} failed reads.
+ * `ZStoreHealth`): reads per layout, the share of reads whose page gave each field, the
+ * latest {@link STORE_HEALTH_FAILURES} failed reads, and the keyword search reads'
+ * empty-answer alarm (docs/product.md#keyword-ranks).
  */
-export async function storeHealth(db: Db): Promise<TStoreHealth> {
-  const h = await readStoreHealth(db, {
-    hours: STORE_HEALTH_HOURS,
-    failures: STORE_HEALTH_FAILURES,
-  });
+export async function storeHealth(db: TDb): Promise<TStoreHealth> {
+  const [h, keyword] = await Promise.all([
+    readStoreHealth(db, { hours: STORE_HEALTH_HOURS, failures: STORE_HEALTH_FAILURES }),
+    keywordAlarmStatus(db),
+  ]);
   return {
     since: h.since.toISOString(),
     hours: STORE_HEALTH_HOURS,
@@ -104,5 +114,17 @@ export async function storeHealth(db: Db): Promise<TStoreHealth> {
       share: f.expected === 0 ? 0 : Math.round((f.found / f.expected) * 1000) / 1000,
     })),
     failures: h.failures.map((f) => ({ ...f, readAt: f.readAt.toISOString() })),
+    keywordSearch: {
+      alarm: keyword.alarm
+        ? {
+            raisedAt: keyword.alarm.raisedAt.toISOString(),
+            detail: keyword.alarm.detail,
+            paused: 'keyword-rounds',
+            pausedTerms: keyword.alarm.pausedTerms,
+            suspectTerms: keyword.alarm.suspectTerms,
+          }
+        : null,
+      lastClearedAt: keyword.lastClearedAt?.toISOString() ?? null,
+    },
   };
 }

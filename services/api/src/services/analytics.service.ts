@@ -4,6 +4,7 @@ import {
   DASHBOARD_NAMING_MESSAGE,
   ZDashboardConfig,
   ZKpiReport,
+  type TAscDashboardConfig,
   type TCreateDashboardBody,
   type TDashboard,
   type TDateRange,
@@ -11,17 +12,22 @@ import {
 } from '@aso/contracts';
 import {
   deleteDashboard,
+  findAscConnection,
   findLiveDataset,
   findLiveDatasetCsv,
   findLiveDatasetRows,
   insertDashboard,
   listDashboards,
-  type DashboardRow,
-  type Db,
+  type TDashboardRow,
+  type TDb,
+  type TPage,
+  type TPageRequest,
 } from '@aso/db';
 import { create as createContentDisposition } from 'content-disposition';
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
+import type { TApiEnv } from '../env';
 import { AppError, badRequest, notFound } from '../lib/app-error';
+import { addWithinLimit, assertMaxBytes, assertMaxChars } from '../lib/limits';
 import {
   pickChartCoding,
   prepareReads,
@@ -29,12 +35,13 @@ import {
   type TChartBody,
   type TChartCoding,
   type TPreparedReads,
-} from './dataset.cache';
+} from '../caches/dataset.cache';
 
 /**
- * Reads of merged datasets and saved dashboards (DESIGN section 3; spec sections 3 and 7).
- * A dataset that is unknown, expired (even before the hourly cleanup ran) or someone else's is
- * a 404 'Dataset not found or expired', the client's "dashboard data expired" state.
+ * Reads of merged datasets and saved dashboards (docs/product.md#how-a-dashboard-is-built;
+ * docs/product.md#entities and #api-calls). A dataset that is unknown, expired (even before the
+ * hourly cleanup ran) or someone else's is a 404 'Dataset not found or expired', the client's
+ * "dashboard data expired" state.
  */
 
 /** Message of every dataset 404. */
@@ -51,7 +58,7 @@ export function slugify(text: string): string {
 }
 
 /**
- * File name of `GET /api/download-merged/{downloadId}` (spec section 5):
+ * File name of `GET /api/download-merged/{downloadId}` (docs/product.md#reading-datasets):
  * '<app>-<territory>-merged.csv', both slugified; 'dataset' stands in for an unknown app name
  * (or one with no letters or digits), and an unknown territory is left out
  * ('dataset-merged.csv' when neither is known).
@@ -72,9 +79,9 @@ export function attachmentHeader(fileName: string): string {
 }
 
 /**
- * A saved dashboard's name (spec section 3: Dashboard): app name, territory and the day of
- * saving as dd-mm-yyyy, e.g. 'Calm Notes: Journal & Mood United Kingdom 18-08-2025'. The day
- * is taken in UTC (the server has no user time zone); whitespace runs collapse to one space.
+ * A saved dashboard's name (docs/product.md#entities: Dashboard): app name, territory and the day
+ * of saving as dd-mm-yyyy, e.g. 'Calm Notes: Journal & Mood United Kingdom 18-08-2025'. The day is
+ * taken in UTC (the server has no user time zone); whitespace runs collapse to one space.
  */
 export function buildDashboardName(appName: string, territory: string, at: Date): string {
   if (Number.isNaN(at.getTime())) throw new RangeError('at must be a valid Date');
@@ -93,7 +100,7 @@ export function buildDashboardName(appName: string, territory: string, at: Date)
  * @throws AppError 404 for a dataset that is not live and the caller's.
  */
 export async function preparedDataset(
-  db: Db,
+  db: TDb,
   cache: DatasetCache,
   userId: string,
   downloadId: string,
@@ -118,7 +125,7 @@ export async function preparedDataset(
  *   ResponseSerializationError (500) when the stored rows do not match `ZChartData`.
  */
 export async function chartData(
-  db: Db,
+  db: TDb,
   cache: DatasetCache,
   userId: string,
   downloadId: string,
@@ -138,7 +145,7 @@ export async function chartData(
  * @throws AppError 404 for a dataset that is not live and the caller's.
  */
 export async function mergedCsv(
-  db: Db,
+  db: TDb,
   userId: string,
   downloadId: string,
 ): Promise<{ csv: Readable; fileName: string }> {
@@ -151,8 +158,9 @@ export async function mergedCsv(
 }
 
 /**
- * The KPI report of `userId`'s live dataset over `query`'s range (spec section 5), as the
- * JSON answer of `GET /api/reports/{downloadId}`: computed by `buildKpiReportOfDataset` of
+ * The KPI report of `userId`'s live dataset over `query`'s range
+ * (docs/product.md#dashboard-computation), as the JSON answer of `GET /api/reports/{downloadId}`:
+ * computed by `buildKpiReportOfDataset` of
  * @aso/analytics from the dataset prepared once (see {@link preparedDataset}; the same report
  * as `buildKpiReport` of its rows), checked against `ZKpiReport` and serialized as the route's
  * serializer did, once per dataset and range while the dataset is cached. Without a range,
@@ -163,7 +171,7 @@ export async function mergedCsv(
  *   match `ZKpiReport`.
  */
 export async function kpiReport(
-  db: Db,
+  db: TDb,
   cache: DatasetCache,
   userId: string,
   downloadId: string,
@@ -192,7 +200,7 @@ export async function kpiReport(
 }
 
 /** A dashboard row in the contract's shape. */
-export function toDashboard(row: DashboardRow): TDashboard {
+export function toDashboard(row: TDashboardRow): TDashboard {
   return {
     id: row.id,
     name: row.name,
@@ -203,40 +211,112 @@ export function toDashboard(row: DashboardRow): TDashboard {
   };
 }
 
+/** The settings that bound saved dashboards. */
+export type TDashboardLimits = Pick<
+  TApiEnv,
+  'DASHBOARDS_MAX_PER_USER' | 'DASHBOARD_CONFIG_MAX_BYTES' | 'TEXT_FIELD_MAX_CHARS'
+>;
+
 /**
- * Saves a dashboard for `userId` (spec sections 3, 5, 7): app name and territory are required
- * (400 'Missing app name or territory data needed for dashboard naming'), the dataset named by
- * `configJson.downloadId` must be the caller's and live (404 otherwise), and the name is built
- * by {@link buildDashboardName}.
+ * Saves a dashboard for `userId` (docs/product.md#entities, #validation-rules and #api-calls): app
+ * name and territory are required (400 'Missing app name or territory data needed for dashboard
+ * naming'), the dataset named by `configJson.downloadId` must be the caller's and live (404
+ * otherwise); a dashboard on imported figures needs the caller's connection seeing its app
+ * (404) and is named by {@link ascDashboardNaming}. The name is built by {@link buildDashboardName}. Bounded by `limits`: app name,
+ * territory and session id at most `TEXT_FIELD_MAX_CHARS` characters and `configJson` at most
+ * `DASHBOARD_CONFIG_MAX_BYTES` (413), at most `DASHBOARDS_MAX_PER_USER` dashboards (409).
  */
 export async function createDashboard(
-  db: Db,
+  db: TDb,
   userId: string,
   body: TCreateDashboardBody,
+  limits: TDashboardLimits,
   now: Date = new Date(),
 ): Promise<TDashboard> {
-  const appName = body.appName?.trim();
-  const territory = body.territory?.trim();
+  const config = body.configJson;
+  // Imported data is named from the connection's record of the app, whatever the body says.
+  const named =
+    config.createdFrom === 'app_store_connect'
+      ? await ascDashboardNaming(db, userId, config)
+      : { appName: body.appName?.trim(), territory: body.territory?.trim() };
+  const { appName, territory } = named;
   if (!appName || !territory) throw badRequest(DASHBOARD_NAMING_MESSAGE);
-  const dataset = await findLiveDataset(db, body.configJson.downloadId, userId);
-  if (!dataset) throw notFound(DATASET_NOT_FOUND_MESSAGE);
-  const row = await insertDashboard(db, {
+  assertMaxChars(
+    { appName, territory, sessionId: body.sessionId },
+    limits.TEXT_FIELD_MAX_CHARS,
+    'TEXT_FIELD_MAX_CHARS',
+  );
+  assertMaxBytes(
+    'configJson',
+    body.configJson,
+    limits.DASHBOARD_CONFIG_MAX_BYTES,
+    'DASHBOARD_CONFIG_MAX_BYTES',
+  );
+  if (config.createdFrom === 'csv_upload') {
+    const dataset = await findLiveDataset(db, config.downloadId, userId);
+    if (!dataset) throw notFound(DATASET_NOT_FOUND_MESSAGE);
+  }
+  const row = await addWithinLimit(
+    db,
     userId,
-    name: buildDashboardName(appName, territory, now),
-    appName,
-    territory,
-    sessionId: body.sessionId ?? null,
-    config: body.configJson,
-  });
+    {
+      table: 'dashboards',
+      max: limits.DASHBOARDS_MAX_PER_USER,
+      what: 'saved dashboards',
+      setting: 'DASHBOARDS_MAX_PER_USER',
+    },
+    (trx) =>
+      insertDashboard(trx, {
+        userId,
+        name: buildDashboardName(appName, territory, now),
+        appName,
+        territory,
+        sessionId: body.sessionId ?? null,
+        config: body.configJson,
+      }),
+  );
   return toDashboard(row);
 }
 
-/** `userId`'s dashboards, newest first. */
-export async function dashboards(db: Db, userId: string): Promise<TDashboard[]> {
-  return (await listDashboards(db, userId)).map(toDashboard);
+/** The territory of a saved dashboard on imported data with no territory filter. */
+export const ALL_TERRITORIES = 'All territories';
+
+/** Message of a saved dashboard whose App Store Connect app is not (or no longer) the user's. */
+export const ASC_APP_NOT_FOUND_MESSAGE = 'App Store Connect app not found among your connections';
+
+/**
+ * The app name and territory a dashboard on imported figures is saved under: the app's name
+ * as the user's connection `config.connectionId` recorded it, and the territory filter (or
+ * {@link ALL_TERRITORIES}).
+ *
+ * @throws AppError 404 {@link ASC_APP_NOT_FOUND_MESSAGE} when the connection is not the
+ *   user's or its key does not see the app.
+ */
+export async function ascDashboardNaming(
+  db: TDb,
+  userId: string,
+  config: Pick<TAscDashboardConfig, 'connectionId' | 'appId' | 'territory'>,
+): Promise<{ appName: string; territory: string }> {
+  const conn = await findAscConnection(db, userId, config.connectionId);
+  const app = conn?.apps.find((a) => a.appId === config.appId);
+  if (!app) throw notFound(ASC_APP_NOT_FOUND_MESSAGE);
+  return {
+    appName: app.name || `App ${app.appId}`,
+    territory: config.territory ?? ALL_TERRITORIES,
+  };
+}
+
+/** One page of `userId`'s dashboards, newest first. */
+export async function dashboards(
+  db: TDb,
+  userId: string,
+  page: TPageRequest,
+): Promise<TPage<TDashboard>> {
+  const { rows, next } = await listDashboards(db, userId, page);
+  return { rows: rows.map(toDashboard), next };
 }
 
 /** Deletes `userId`'s dashboard `id`; 404 when there is none of theirs. */
-export async function removeDashboard(db: Db, userId: string, id: string): Promise<void> {
+export async function removeDashboard(db: TDb, userId: string, id: string): Promise<void> {
   if (!(await deleteDashboard(db, id, userId))) throw notFound('Dashboard not found');
 }

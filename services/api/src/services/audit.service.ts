@@ -22,7 +22,11 @@ import {
   selectCompetitors,
   type TParsedAppStoreUrl,
 } from '@aso/appstore';
-import { buildSavedAuditName } from '@aso/aso-rules';
+import {
+  buildSavedAuditName,
+  OVERALL_SCORE_MIN_JUDGED_WEIGHT,
+  scoreComposition,
+} from '@aso/aso-rules';
 import {
   deleteSavedAudit,
   failAudit,
@@ -30,28 +34,32 @@ import {
   insertAudit,
   insertFeedback,
   insertSavedAudit,
+  findSavedAuditOf,
   listAuditFeedback,
   listSavedAudits,
-  type AuditRow,
-  type Db,
-  type FeedbackRow,
-  type SavedAuditRow,
-  type SessionIdentity,
+  type TAuditRow,
+  type TDb,
+  type TPage,
+  type TPageRequest,
+  type TFeedbackRow,
+  type TSavedAuditRow,
+  type TSessionIdentity,
 } from '@aso/db';
 import type { Producers } from '@aso/queue';
 import { AppError, badRequest, notFound } from '../lib/app-error';
+import { addWithinLimit } from '../lib/limits';
 
 /**
- * Validates an analyze request with the URL rules of `@aso/appstore` (spec section 5) and
- * returns the audit's inputs: the main app, the competitors that are valid, non-empty and not
- * duplicates (of the main app or an earlier competitor), at most 3, in field order, and the
- * keywords text. Throws a 400 naming the field, with the spec's message
- * ('Please enter a valid App Store URL (apps.apple.com)'), when the main URL or a non-empty
- * competitor URL is not a valid App Store URL; when its storefront is not one of the App
- * Store's, the message names it ('appStoreUrl: "uk" is not an App Store storefront ...').
+ * Validates an analyze request with the URL rules of `@aso/appstore`
+ * (docs/product.md#validation-rules) and returns the audit's inputs: the main app, the competitors
+ * that are valid, non-empty and not duplicates (of the main app or an earlier competitor), at most
+ * 3, in field order, and the keywords text. Throws a 400 naming the field, with the documented
+ * message ('Please enter a valid App Store URL (apps.apple.com)'), when the main URL or a non-empty
+ * competitor URL is not a valid App Store URL; when its storefront is not one of the App Store's,
+ * the message names it ('appStoreUrl: "uk" is not an App Store storefront ...').
  */
 export function buildAuditInputs(body: TAnalyzeRequest): TAuditInputs {
-  // An unknown storefront gets its own message naming the code; other bad URLs the spec's.
+  // An unknown storefront gets its own message naming the code; other bad URLs the documented one.
   const urlError = (parsed: TParsedAppStoreUrl) =>
     isAppStoreStorefront(parsed.storefront) ? ANALYZE_URL_ERROR : parsed.error;
   const main = parseAppStoreUrl(body.appStoreUrl);
@@ -77,22 +85,22 @@ export function buildAuditInputs(body: TAnalyzeRequest): TAuditInputs {
 }
 
 /** What {@link startAudit} uses. */
-export interface StartAuditDeps {
-  db: Db;
+export interface TStartAuditDeps {
+  db: TDb;
   producers: Producers;
 }
 
 /**
- * Starts an audit (DESIGN section 2, point 1): inserts the `audits` row (status `queued`, the
- * owner, the validated inputs, the access code of the caller's session) and adds ONE BullMQ
+ * Starts an audit (docs/product.md#starting-an-audit): inserts the `audits` row (status `queued`,
+ * the owner, the validated inputs, the access code of the caller's session) and adds ONE BullMQ
  * flow: the `analysis` parent job whose children are one `scrape` job per app (role main or
- * competitor), with deterministic job ids and `failParentOnFailure`, so a child that fails
- * after its attempts fails the audit. Returns the audit id without waiting for any job.
- * When Redis refuses the flow the audit is marked failed and a 503 is thrown.
+ * competitor), with deterministic job ids and `failParentOnFailure`, so a child that fails after
+ * its attempts fails the audit. Returns the audit id without waiting for any job. When Redis
+ * refuses the flow the audit is marked failed and a 503 is thrown.
  */
 export async function startAudit(
-  deps: StartAuditDeps,
-  identity: SessionIdentity,
+  deps: TStartAuditDeps,
+  identity: TSessionIdentity,
   inputs: TAuditInputs,
 ): Promise<string> {
   const audit = await insertAudit(deps.db, {
@@ -121,15 +129,15 @@ export async function startAudit(
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
- * Maps an `audits` row to the spec's Audit shape (spec section 3, contracts `ZAudit`): the
- * listing fields come from the main app's listing stored in the result, `keywords` is the
- * user's text, `screenshots` the iPhone screenshot URLs (iPad when there are none),
- * `competitorData` one item per competitor with its screenshot analysis, `recommendations`
- * JSON text. While the audit is not done the listing fields are null and lists empty; a
- * field the store read could not give (its store data state is `unreadable`) is null too,
- * never the listing's placeholder ('0', '').
+ * Maps an `audits` row to the documented Audit shape (docs/product.md#entities, contracts
+ * `ZAudit`): the listing fields come from the main app's listing stored in the result, `keywords`
+ * is the user's text, `screenshots` the iPhone screenshot URLs (iPad when there are none),
+ * `competitorData` one item per competitor with its screenshot analysis, `recommendations` JSON
+ * text. While the audit is not done the listing fields are null and lists empty; a field the store
+ * read could not give (its store data state is `unreadable`) is null too, never the listing's
+ * placeholder ('0', '').
  */
-export function toAudit(row: AuditRow): TAudit {
+export function toAudit(row: TAuditRow): TAudit {
   const inputs = ZAuditInputs.safeParse(row.inputs);
   const keywords = inputs.success && inputs.data.keywords !== '' ? inputs.data.keywords : null;
   const base = {
@@ -192,7 +200,7 @@ export function toAudit(row: AuditRow): TAudit {
     appStoreUrl: c.appStoreUrl,
     screenshots: primaryScreenshotUrls(c),
     screenshotAnalysis: r.competitorScreenshotAnalyses[i] ?? '',
-    storeData: c.storeData ?? null,
+    storeData: c.storeData ? { ...c.storeData, readAt: c.fetchedAt } : null,
     screenshotAnalysisSource:
       r.competitorScreenshotSources?.[i] ?? (r.provider === 'openai' ? 'model' : 'rules'),
   }));
@@ -205,6 +213,7 @@ export function toAudit(row: AuditRow): TAudit {
     subtitle: m.subtitle,
     developer: read('developer', m.developer),
     category: read('category', m.category),
+    genreId: m.genreId ?? null,
     categoryRank: m.categoryRank,
     rating: read('rating', m.rating),
     reviewCount: read('reviewCount', m.reviewCount),
@@ -219,9 +228,14 @@ export function toAudit(row: AuditRow): TAudit {
     inAppEvents,
     competitorData,
     structuredAnalysis: olderModelTexts(r),
-    overallScore: r.overallScore,
+    // Audits scored before the judged-weight floor existed never show a score made of less
+    // than half of what it weighs.
+    overallScore:
+      scoreComposition(r.structuredAnalysis).judgedWeight < OVERALL_SCORE_MIN_JUDGED_WEIGHT
+        ? null
+        : r.overallScore,
     recommendations: JSON.stringify(r.recommendations),
-    storeData: m.storeData ?? null,
+    storeData: m.storeData ? { ...m.storeData, readAt: m.fetchedAt } : null,
     recommendationsSource: r.recommendationsSource ?? (r.provider === 'openai' ? 'model' : 'rules'),
     rulesVersion: r.rulesVersion ?? null,
     tokenUsage: r.usage ?? null,
@@ -246,7 +260,7 @@ function olderModelTexts(r: TAuditResult): TAudit['structuredAnalysis'] {
 }
 
 /** A saved audit row in the API's shape (contracts `ZSavedAudit`). */
-export function toSavedAudit(row: SavedAuditRow): TSavedAudit {
+export function toSavedAudit(row: TSavedAuditRow): TSavedAudit {
   return {
     id: row.id,
     auditId: row.audit_id,
@@ -257,7 +271,7 @@ export function toSavedAudit(row: SavedAuditRow): TSavedAudit {
 }
 
 /** A feedback row in the API's shape (contracts `ZFeedback`). */
-export function toFeedback(row: FeedbackRow): TFeedback {
+export function toFeedback(row: TFeedbackRow): TFeedback {
   return {
     id: row.id,
     auditId: row.audit_id,
@@ -267,55 +281,101 @@ export function toFeedback(row: FeedbackRow): TFeedback {
 }
 
 /**
- * Saves the user's own audit (spec section 3, Saved audit). The name is the body's, or when it
- * is blank '<app name> <CC> <dd-mm-yyyy>' built from the audit (`buildSavedAuditName`). An
- * audit is saved once per user: saving it again answers the saved audit already there (its
- * first name kept). 404 when the audit does not exist or is someone else's.
+ * Saves the user's own audit (docs/product.md#entities, Saved audit). The name is the body's, or
+ * when it is blank '<app name> <CC> <dd-mm-yyyy>' built from the audit (`buildSavedAuditName`). An
+ * audit is saved once per user: saving it again answers the saved audit already there (its first
+ * name kept). 404 when the audit does not exist or is someone else's.
  */
 export async function saveAudit(
-  db: Db,
+  db: TDb,
   userId: string,
   body: TSaveAuditBody,
+  maxSaved: number,
   now = new Date(),
 ): Promise<TSavedAudit> {
   const audit = await findOwnedAudit(db, body.auditId, userId);
   if (!audit) throw notFound('Audit not found');
+  // Saving an audit again answers the first save, even at the limit.
+  const existing = await findSavedAuditOf(db, userId, audit.id);
+  if (existing) return toSavedAudit(existing);
   const name =
     body.name || buildSavedAuditName(audit.app_name ?? `App ${audit.app_id}`, body.storefront, now);
-  const { row } = await insertSavedAudit(db, {
+  const { row } = await addWithinLimit(
+    db,
     userId,
-    auditId: audit.id,
-    name,
-    storefront: body.storefront,
-  });
+    {
+      table: 'saved_audits',
+      max: maxSaved,
+      what: 'saved audits',
+      setting: 'SAVED_AUDITS_MAX_PER_USER',
+    },
+    (trx) =>
+      insertSavedAudit(trx, { userId, auditId: audit.id, name, storefront: body.storefront }),
+  );
   return toSavedAudit(row);
 }
 
-/** The user's saved audits, newest first. */
-export async function savedAudits(db: Db, userId: string): Promise<TSavedAudit[]> {
-  return (await listSavedAudits(db, userId)).map(toSavedAudit);
+/** The user's saved entry of audit `auditId` (a uuid), or null. */
+export async function savedAuditOf(
+  db: TDb,
+  userId: string,
+  auditId: string,
+): Promise<TSavedAudit | null> {
+  const row = await findSavedAuditOf(db, userId, auditId);
+  return row ? toSavedAudit(row) : null;
+}
+
+/** One page of the user's saved audits, newest first. */
+export async function savedAudits(
+  db: TDb,
+  userId: string,
+  page: TPageRequest,
+): Promise<TPage<TSavedAudit>> {
+  const { rows, next } = await listSavedAudits(db, userId, page);
+  return { rows: rows.map(toSavedAudit), next };
 }
 
 /** Deletes the user's saved audit; 404 when it does not exist or is someone else's. */
-export async function removeSavedAudit(db: Db, userId: string, id: string): Promise<void> {
+export async function removeSavedAudit(db: TDb, userId: string, id: string): Promise<void> {
   if (!(await deleteSavedAudit(db, id, userId))) throw notFound('Saved audit not found');
 }
 
-/** Records feedback about the user's own audit; 404 when it is not theirs. */
+/**
+ * Records feedback about the user's own audit; 404 when it is not theirs, 409 past
+ * `maxFeedback` entries of the user in all (`FEEDBACK_MAX_PER_USER`).
+ */
 export async function addFeedback(
-  db: Db,
+  db: TDb,
   userId: string,
   auditId: string,
   feedback: string,
+  maxFeedback: number,
 ): Promise<TFeedback> {
   const audit = await findOwnedAudit(db, auditId, userId);
   if (!audit) throw notFound('Audit not found');
-  return toFeedback(await insertFeedback(db, { auditId: audit.id, userId, feedback }));
+  const row = await addWithinLimit(
+    db,
+    userId,
+    {
+      table: 'feedback',
+      max: maxFeedback,
+      what: 'feedback entries',
+      setting: 'FEEDBACK_MAX_PER_USER',
+    },
+    (trx) => insertFeedback(trx, { auditId: audit.id, userId, feedback }),
+  );
+  return toFeedback(row);
 }
 
-/** Feedback about the user's own audit, oldest first; 404 when it is not theirs. */
-export async function auditFeedback(db: Db, userId: string, auditId: string): Promise<TFeedback[]> {
+/** One page of the feedback about the user's own audit, oldest first; 404 when it is not theirs. */
+export async function auditFeedback(
+  db: TDb,
+  userId: string,
+  auditId: string,
+  page: TPageRequest,
+): Promise<TPage<TFeedback>> {
   const audit = await findOwnedAudit(db, auditId, userId);
   if (!audit) throw notFound('Audit not found');
-  return (await listAuditFeedback(db, audit.id)).map(toFeedback);
+  const { rows, next } = await listAuditFeedback(db, audit.id, page);
+  return { rows: rows.map(toFeedback), next };
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hashSessionToken } from '@aso/db';
 
 /**
  * Crockford's base32 alphabet (https://www.crockford.com/base32.html): digits and upper-case
@@ -12,7 +13,7 @@ export const ACCESS_CODE_BYTES = 10;
 /** Characters per dash-separated group in the canonical form of an access code. */
 export const ACCESS_CODE_GROUP_SIZE = 4;
 
-/** Random bytes per session token: 32 bytes = 256 bits (DESIGN section 5). */
+/** Random bytes per session token: 32 bytes = 256 bits (docs/product.md#access-and-sessions). */
 export const SESSION_TOKEN_BYTES = 32;
 
 /**
@@ -83,6 +84,11 @@ export function newSessionToken(): string {
 
 /** Hex SHA-256 of a session token: the only form in which tokens are stored (`@aso/db`). */
 export { hashSessionToken as hashToken } from '@aso/db';
+
+/** The hex SHA-256 under which an access or sign-in code is stored (of its canonical form). */
+export function codeHash(canonical: string): string {
+  return hashSessionToken(canonical);
+}
 
 /**
  * Compares two secrets in time independent of where they differ: both are hashed to 32

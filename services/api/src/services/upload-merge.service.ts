@@ -1,13 +1,21 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ZMergedData, ZUploadField, type TMergedData } from '@aso/contracts';
-import { deleteUploads, markUploadsAnswered, type Db } from '@aso/db';
+import { deleteUploads, markUploadsAnswered, type TDb } from '@aso/db';
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { mergeCancelKey, type Job, type JobWaiter, type Producers } from '@aso/queue';
+import {
+  mergeCancelKey,
+  type Job,
+  type JobWaiter,
+  type Producers,
+  type TRedisClient,
+} from '@aso/queue';
 import { AppError, badRequest } from '../lib/app-error';
 import type { TReceivedUploads } from './upload.service';
 
-/** Answer when the merge does not finish within `UPLOAD_WAIT_MS` (DESIGN section 3 point 1). */
+/**
+ * Answer when the merge does not finish within `UPLOAD_WAIT_MS`
+ * (docs/product.md#uploading-exports).
+ */
 export const MERGE_TIMEOUT_MESSAGE = 'Merging the files took too long; please try again';
 /** Answer when the merge failed for a reason that is not the user's file. */
 export const MERGE_FAILED_MESSAGE = 'Merging the files failed on the server; please try again';
@@ -67,7 +75,7 @@ const MERGE_SLOT_CHECK_MS = 250;
  * @throws AppError 409 {@link ONE_MERGE_MESSAGE} when the user's previous upload still holds it.
  */
 export async function takeMergeSlot(
-  redis: Redis,
+  redis: TRedisClient,
   prefix: string,
   userId: string,
 ): Promise<() => Promise<void>> {
@@ -95,10 +103,10 @@ export async function takeMergeSlot(
 }
 
 /** What {@link mergeUploads} uses. */
-export interface MergeUploadsDeps {
-  db: Db;
+export interface TMergeUploadsDeps {
+  db: TDb;
   /** Command connection (the cancel mark). */
-  redis: Redis;
+  redis: TRedisClient;
   producers: Producers;
   /** The gateway's waiter on the `csv-merge` queue. */
   waiter: JobWaiter;
@@ -114,8 +122,8 @@ export interface MergeUploadsDeps {
 }
 
 /**
- * Enqueues the `merge` job of a stored upload request and waits for it (DESIGN section 3
- * point 1), returning the upload answer's `mergedData`.
+ * Enqueues the `merge` job of a stored upload request and waits for it
+ * (docs/product.md#uploading-exports), returning the upload answer's `mergedData`.
  *
  * @throws AppError 400 with the worker's message when a file is not a usable export (it names
  *   the field; the request's uploads are deleted, as on any failure); 504 {@link MERGE_TIMEOUT_MESSAGE} past `waitMs` (uploads of a job that never
@@ -123,7 +131,7 @@ export interface MergeUploadsDeps {
  *   for any other failure.
  */
 export async function mergeUploads(
-  deps: MergeUploadsDeps,
+  deps: TMergeUploadsDeps,
   userId: string,
   uploads: TReceivedUploads,
 ): Promise<TMergedData> {

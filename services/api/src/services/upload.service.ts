@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
+import { formatFileSize } from '@aso/analytics';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { isStorableText, TEXT_ERROR, ZUploadField, type TUploadField } from '@aso/contracts';
-import { deleteUploads, findRecentSameUpload, insertUpload, type Db } from '@aso/db';
+import { deleteUploads, findRecentSameUpload, insertUpload, userStorage, type TDb } from '@aso/db';
 import { AppError, badRequest } from '../lib/app-error';
 
-/** Largest accepted file: 20 MB = 20 x 1024 x 1024 bytes (spec sections 5 and 9). */
+/** Largest accepted file: 20 MB = 20 x 1024 x 1024 bytes (docs/product.md#limits-and-constants). */
 /**
  * How long after an unanswered upload the same file, sent again, reuses it (ms): covers a
  * retry after a cut request, not a re-upload days later (which gets fresh uploads and expiry).
@@ -12,9 +13,9 @@ import { AppError, badRequest } from '../lib/app-error';
 export const UPLOAD_AGAIN_MS = 15 * 60_000;
 
 export const CSV_MAX_BYTES = 20 * 1024 * 1024;
-/** Answer to a file above {@link CSV_MAX_BYTES} (spec section 5). */
+/** Answer to a file above {@link CSV_MAX_BYTES} (docs/product.md#validation-rules). */
 export const CSV_SIZE_MESSAGE = 'File size must be less than 20MB';
-/** Answer to a file whose name does not end in `.csv` (spec section 5). */
+/** Answer to a file whose name does not end in `.csv` (docs/product.md#validation-rules). */
 export const CSV_TYPE_MESSAGE = 'Only CSV files are accepted';
 
 /** A 400 keeping what caused it (for the log). */
@@ -51,17 +52,39 @@ export interface TReceivedUploads {
   sizes: Partial<Record<TUploadField, number>>;
 }
 
-/** Whether `filename` ends in `.csv`, case-insensitively (spec section 5). */
+/** Whether `filename` ends in `.csv`, case-insensitively (docs/product.md#validation-rules). */
 export function isCsvFileName(filename: string): boolean {
   return filename.trim().toLowerCase().endsWith('.csv');
 }
 
 /** What {@link receiveUploads} needs. */
-export interface ReceiveUploadsDeps {
-  db: Db;
+export interface TReceiveUploadsDeps {
+  db: TDb;
   userId: string;
   /** Days until the uploads expire (`DATASET_TTL_DAYS`). */
   ttlDays: number;
+  /** Bytes the user may store in all (`USER_STORAGE_QUOTA_MB` x 1024 x 1024). */
+  quotaBytes: number;
+}
+
+/**
+ * The 413 of an upload that would take the user past their storage quota
+ * (docs/product.md#limits-and-constants): the quota, what is stored, what the upload adds, and
+ * when stored exports start to expire.
+ */
+export function storageQuotaRefusal(
+  quotaBytes: number,
+  storage: { bytes: number; firstExpiry: Date | null },
+  addingBytes: number,
+): AppError {
+  const frees = storage.firstExpiry
+    ? `; stored exports expire with their datasets, the next on ${storage.firstExpiry.toISOString().slice(0, 10)}`
+    : '';
+  const adds = addingBytes > 0 ? `, and this upload adds ${formatFileSize(addingBytes)}` : '';
+  return new AppError(
+    'PAYLOAD_TOO_LARGE',
+    `Storage quota reached: your uploads, datasets and PDFs take ${formatFileSize(storage.bytes)} of your ${formatFileSize(quotaBytes)} (USER_STORAGE_QUOTA_MB)${adds}${frees}`,
+  );
 }
 
 /** Reads one file part whole: its chunks as they arrive, one Buffer at the end (never a string). */
@@ -95,13 +118,17 @@ function multipartError(err: unknown): Error {
 }
 
 /**
- * Reads the multipart body of `POST /api/uploads` (spec section 7) and stores each file in
- * `uploads` as soon as it has arrived, so at most one file is held in memory (one Buffer,
- * at most 20 MB). Checks, each before any later part is read:
+ * Reads the multipart body of `POST /api/uploads` (docs/product.md#api-calls) and stores each file
+ * in `uploads` as soon as it has arrived, so at most one file is held in memory (one Buffer, at
+ * most 20 MB). Checks, each before any later part is read:
  * - a text field, or a file in any field but `conversionCSV`/`redownloadsCSV`, or a field sent
  *   twice (so also any third file): 400 naming the field;
  * - a name not ending in `.csv`: 400 'Only CSV files are accepted' (before reading the bytes);
  * - a file above 20 MB: 413 'File size must be less than 20MB';
+ * - a file that would take what the user stores past `deps.quotaBytes` (uploads, datasets and
+ *   PDFs; the user's previous upload is merged by then, one merge per user at a time): 413
+ *   {@link storageQuotaRefusal}, before the file is stored; a user already at the quota is
+ *   refused before any part is read;
  * - no file at all: 400.
  * On any refusal the files already stored for this request are deleted again.
  *
@@ -109,11 +136,13 @@ function multipartError(err: unknown): Error {
  */
 export async function receiveUploads(
   req: FastifyRequest,
-  deps: ReceiveUploadsDeps,
+  deps: TReceiveUploadsDeps,
 ): Promise<TReceivedUploads> {
   if (!req.isMultipart()) {
     throw badRequest(`The request is not multipart/form-data: ${FIELDS_HINT}`);
   }
+  const storage = await userStorage(deps.db, deps.userId);
+  if (storage.bytes >= deps.quotaBytes) throw storageQuotaRefusal(deps.quotaBytes, storage, 0);
   const received: TReceivedUploads = {
     conversionUploadId: null,
     redownloadsUploadId: null,
@@ -121,6 +150,7 @@ export async function receiveUploads(
     reused: [],
     sizes: {},
   };
+  let adding = 0;
   try {
     const parts = req.parts()[Symbol.asyncIterator]();
     for (;;) {
@@ -164,6 +194,10 @@ export async function receiveUploads(
       // gateway that died) is the same upload: merged under the same job id, it answers the
       // dataset the first request's merge stored (or joins that merge), instead of a second one.
       const earlier = await findRecentSameUpload(deps.db, { ...file, withinMs: UPLOAD_AGAIN_MS });
+      if (!earlier && storage.bytes + adding + content.length > deps.quotaBytes) {
+        throw storageQuotaRefusal(deps.quotaBytes, storage, adding + content.length);
+      }
+      if (!earlier) adding += content.length;
       const id = earlier ?? (await insertUpload(deps.db, { ...file, ttlDays: deps.ttlDays }));
       received[slot] = id;
       if (!earlier) received.ids.push(id);

@@ -5,9 +5,11 @@ import {
   ZAppListing,
   ZChangeField,
   ZChartPosition,
+  ZKeywordRankMove,
   ZPageLayout,
   type TAppListing,
   type THistoryAnswer,
+  type TKeywordRankMove,
   type THistorySnapshot,
   type TListingChange,
   type TNotification,
@@ -22,12 +24,12 @@ import {
   listListingChanges,
   listSnapshotSummaries,
   watchListing,
-  type Db,
-  type ListingChangeRow,
-  type NotificationRow,
-  type SessionIdentity,
-  type SnapshotSummaryRow,
-  type WatchItemView,
+  type TDb,
+  type TListingChangeRow,
+  type TNotificationRow,
+  type TSessionIdentity,
+  type TSnapshotSummaryRow,
+  type TWatchItemView,
 } from '@aso/db';
 import { watchReadJobId, type Producers } from '@aso/queue';
 import type { FastifyBaseLogger } from 'fastify';
@@ -35,8 +37,8 @@ import { AppError, badRequest, notFound } from '../lib/app-error';
 import { startAudit } from './audit.service';
 
 /** What the watchlist calls use. */
-export interface WatchDeps {
-  db: Db;
+export interface TWatchDeps {
+  db: TDb;
   producers: Producers;
   log: FastifyBaseLogger;
   /** `WATCHLIST_MAX_PER_USER`. */
@@ -52,7 +54,7 @@ const FIRST_READ_LEASE_S = 15 * 60;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The contracts' watch item of a stored one. */
-export function toWatchItem(v: WatchItemView): TWatchItem {
+export function toWatchItem(v: TWatchItemView): TWatchItem {
   return {
     id: v.id,
     appId: v.appId,
@@ -79,7 +81,7 @@ export function toWatchItem(v: WatchItemView): TWatchItem {
  *   the user already watches `maxPerUser` listings.
  */
 export async function watch(
-  deps: WatchDeps,
+  deps: TWatchDeps,
   userId: string,
   body: TWatchBody,
 ): Promise<{ created: boolean; item: TWatchItem }> {
@@ -103,7 +105,7 @@ export async function watch(
   if (outcome.status === 'full') {
     throw new AppError(
       'CONFLICT',
-      `You can watch at most ${deps.maxPerUser} listings; remove one to watch another`,
+      `You can watch at most ${deps.maxPerUser} listings (WATCHLIST_MAX_PER_USER); remove one to watch another`,
     );
   }
   if (outcome.newTarget) {
@@ -124,7 +126,7 @@ export async function watch(
  * @throws AppError 404 for an item that is not the user's; 503 when Redis refuses the job.
  */
 export async function refreshWatchItem(
-  deps: Pick<WatchDeps, 'db' | 'producers'>,
+  deps: Pick<TWatchDeps, 'db' | 'producers'>,
   userId: string,
   id: string,
 ): Promise<void> {
@@ -156,7 +158,7 @@ function numberOf(text: unknown): number | null {
 }
 
 /** The history's view of a stored snapshot; fields the read could not give are null. */
-function toHistorySnapshot(row: SnapshotSummaryRow): THistorySnapshot {
+function toHistorySnapshot(row: TSnapshotSummaryRow): THistorySnapshot {
   const f = row.fields as Partial<TAppListing> & Pick<TAppListing, 'unknownFields'>;
   const read = (field: Parameters<typeof listingFieldState>[1]) =>
     listingFieldState(f, field) !== 'unreadable';
@@ -181,7 +183,7 @@ function toHistorySnapshot(row: SnapshotSummaryRow): THistorySnapshot {
 }
 
 /** The contracts' change of a stored one (null for a field this version does not know). */
-function toListingChange(row: ListingChangeRow): TListingChange | null {
+function toListingChange(row: TListingChangeRow): TListingChange | null {
   const field = ZChangeField.safeParse(row.field);
   if (!field.success) return null;
   return {
@@ -206,7 +208,7 @@ function toListingChange(row: ListingChangeRow): TListingChange | null {
  * @throws AppError 404 when the user does not watch the app in that storefront.
  */
 export async function listingHistory(
-  db: Db,
+  db: TDb,
   userId: string,
   appId: string,
   storefront: string,
@@ -237,8 +239,8 @@ export async function listingHistory(
  *   its storefront; 400 when the stored listing no longer satisfies the listing schema.
  */
 export async function auditSnapshot(
-  deps: Pick<WatchDeps, 'db' | 'producers'>,
-  identity: SessionIdentity,
+  deps: Pick<TWatchDeps, 'db' | 'producers'>,
+  identity: TSessionIdentity,
   appId: string,
   snapshotId: string,
 ): Promise<string> {
@@ -260,10 +262,18 @@ export async function auditSnapshot(
   });
 }
 
+/** The rank move of a `keyword` notification (null for a listing change, or an unreadable one). */
+function rankMoveOf(row: TNotificationRow): TKeywordRankMove | null {
+  if (row.kind !== 'keyword') return null;
+  const move = ZKeywordRankMove.safeParse(row.rank_move);
+  return move.success ? { ...move.data, trackId: row.keyword_track_id } : null;
+}
+
 /** The contracts' notification of a stored one. */
-export function toNotification(row: NotificationRow): TNotification {
+export function toNotification(row: TNotificationRow): TNotification {
   return {
     id: row.id,
+    kind: row.kind,
     createdAt: row.created_at.toISOString(),
     readAt: iso(row.read_at),
     watchItemId: row.watch_item_id,
@@ -275,6 +285,7 @@ export function toNotification(row: NotificationRow): TNotification {
       const field = ZChangeField.safeParse(f);
       return field.success && changeKind(field.data) === 'listing' ? [field.data] : [];
     }),
+    rankMove: rankMoveOf(row),
     detectedAt: row.detected_at.toISOString(),
   };
 }

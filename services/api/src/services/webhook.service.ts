@@ -5,23 +5,23 @@ import {
   insertWebhookDelivery,
   listWebhookDeliveries,
   upsertWebhook,
-  type Db,
-  type WebhookDeliveryRow,
-  type WebhookRow,
+  type TDb,
+  type TWebhookDeliveryRow,
+  type TWebhookRow,
 } from '@aso/db';
 import type { Producers } from '@aso/queue';
 import { checkWebhookUrl, newWebhookSecret, WebhookAddressError } from '@aso/webhook';
 import { AppError, badRequest, notFound } from '../lib/app-error';
 
 /** What the webhook calls use. */
-export interface WebhookDeps {
-  db: Db;
+export interface TWebhookDeps {
+  db: TDb;
   producers: Producers;
   /** `WEBHOOK_ALLOW_LOOPBACK` (test only). */
   allowLoopback: boolean;
 }
 
-function toDelivery(row: WebhookDeliveryRow): TWebhookDelivery {
+function toDelivery(row: TWebhookDeliveryRow): TWebhookDelivery {
   return {
     id: row.id,
     status: row.status,
@@ -35,7 +35,7 @@ function toDelivery(row: WebhookDeliveryRow): TWebhookDelivery {
 /** The last four characters of a secret, as the screen shows it ('…abcd'). */
 const hint = (secret: string) => `…${secret.slice(-4)}`;
 
-async function toWebhook(db: Db, row: WebhookRow, showSecret: boolean): Promise<TWebhook> {
+async function toWebhook(db: TDb, row: TWebhookRow, showSecret: boolean): Promise<TWebhook> {
   const deliveries = await listWebhookDeliveries(db, row.user_id);
   return {
     url: row.url,
@@ -47,7 +47,7 @@ async function toWebhook(db: Db, row: WebhookRow, showSecret: boolean): Promise<
 }
 
 /** The user's webhook with its latest deliveries (never its secret), or null. */
-export async function getWebhook(db: Db, userId: string): Promise<TWebhook | null> {
+export async function getWebhook(db: TDb, userId: string): Promise<TWebhook | null> {
   const row = await findWebhook(db, userId);
   return row ? toWebhook(db, row, false) : null;
 }
@@ -60,7 +60,7 @@ export async function getWebhook(db: Db, userId: string): Promise<TWebhook | nul
  * @throws AppError 400 naming why the URL is refused ('url: ...').
  */
 export async function setWebhook(
-  deps: WebhookDeps,
+  deps: TWebhookDeps,
   userId: string,
   url: string,
 ): Promise<TWebhook> {
@@ -79,7 +79,7 @@ export async function setWebhook(
  *
  * @throws AppError 404 when the user has no webhook.
  */
-export async function rotateWebhookSecret(db: Db, userId: string): Promise<TWebhook> {
+export async function rotateWebhookSecret(db: TDb, userId: string): Promise<TWebhook> {
   const row = await findWebhook(db, userId);
   if (!row) throw notFound('No webhook is set');
   const { webhook } = await upsertWebhook(db, userId, row.url, newWebhookSecret(), true);
@@ -92,7 +92,7 @@ export async function rotateWebhookSecret(db: Db, userId: string): Promise<TWebh
  * @throws AppError 404 when the user has no webhook; 503 when Redis refuses the job.
  */
 export async function sendTestEvent(
-  deps: Pick<WebhookDeps, 'db' | 'producers'>,
+  deps: Pick<TWebhookDeps, 'db' | 'producers'>,
   userId: string,
 ): Promise<TWebhookDelivery> {
   if (!(await findWebhook(deps.db, userId))) throw notFound('No webhook is set');

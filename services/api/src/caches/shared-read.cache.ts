@@ -5,11 +5,16 @@ import type { CacheInvalidationBus, TInvalidation, TInvalidationHandler } from '
 export const EVERY_KEY = '*';
 
 /** Options of {@link SharedReadCache}. */
-export interface SharedReadCacheOptions<V> {
+export interface TSharedReadCacheOptions<V> {
   /** The invalidation scope of the cache's keys (e.g. `session`). */
   scope: string;
   /** Entries kept at most (least recently read go first). */
   max: number;
+  /**
+   * Estimated memory the entries may take in all (bytes), with `sizeOf` giving an entry's;
+   * least recently read go first. Absent: only `max` bounds the cache.
+   */
+  maxBytes?: { total: number; sizeOf: (value: V) => number };
   /** Lifetime of an entry (ms): the bound on staleness when no invalidation is sent. */
   ttlMs: number;
   /**
@@ -36,9 +41,17 @@ export class SharedReadCache<V extends object> implements TInvalidationHandler {
 
   constructor(
     private readonly bus: CacheInvalidationBus,
-    private readonly opts: SharedReadCacheOptions<V>,
+    private readonly opts: TSharedReadCacheOptions<V>,
   ) {
-    this.lru = new LRUCache<string, V>({ max: opts.max, ttl: opts.ttlMs });
+    this.lru = new LRUCache<string, V>({
+      max: opts.max,
+      ttl: opts.ttlMs,
+      ...(opts.maxBytes && {
+        maxSize: opts.maxBytes.total,
+        // lru-cache refuses a size below 1.
+        sizeCalculation: (value: V) => Math.max(1, opts.maxBytes!.sizeOf(value)),
+      }),
+    });
     this.unregister = bus.register(this);
   }
 

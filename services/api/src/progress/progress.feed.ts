@@ -1,4 +1,4 @@
-import { compareEntryIds, type ProgressEntry, type ProgressSubscriber } from '@aso/queue';
+import { compareEntryIds, type TProgressEntry, type ProgressSubscriber } from '@aso/queue';
 import {
   formatEventId,
   ProgressAggregator,
@@ -15,8 +15,8 @@ interface TFrame {
 }
 
 /**
- * Renders one SSE message (spec section 7, progress stream): `id:` (see `formatEventId`), the
- * event name, and the payload as one line of JSON.
+ * Renders one SSE message (docs/product.md#api-calls, progress stream): `id:` (see
+ * `formatEventId`), the event name, and the payload as one line of JSON.
  */
 export function renderSseMessage(id: string, m: TClientMessage): string {
   return `id: ${id}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`;
@@ -176,7 +176,7 @@ class AuditFeed {
     if (this.agg.finished) member.client.finish();
   }
 
-  private onEntries(entries: readonly ProgressEntry[]): void {
+  private onEntries(entries: readonly TProgressEntry[]): void {
     if (this.released || this.agg.finished) return;
     const texts: string[] = [];
     const batch: TFrame[] = [];
@@ -232,10 +232,10 @@ class AuditFeed {
 const EMPTY = Buffer.alloc(0);
 
 /**
- * The gateway's progress feeds (DESIGN section 2, points 2-3): at most one {@link AuditFeed}
- * per audit in this process, shared by every SSE client of that audit, created by its first
- * client and released (bus listener, aggregator state and messages dropped) when its last
- * client leaves. A client only differs from the others by its resume position
+ * The gateway's progress feeds (docs/product.md#following-progress and #progress-events): at most
+ * one {@link AuditFeed} per audit in this process, shared by every SSE client of that audit,
+ * created by its first client and released (bus listener, aggregator state and messages dropped)
+ * when its last client leaves. A client only differs from the others by its resume position
  * (`Last-Event-ID`): it is never sent messages at or before it.
  */
 export class ProgressFeeds {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { findAudit, type AuditRow, type Db } from '@aso/db';
+import { findAudit, type TAuditRow, type TDb } from '@aso/db';
 import { ZAuditInputs } from '@aso/contracts';
 import { formatEventId, parseEventId, type TClientMessage } from './progress.aggregator';
 import { renderSseMessage, type ProgressFeeds, type TFeedMember } from './progress.feed';
@@ -15,15 +15,15 @@ export const SSE_RETRY_MS = 3_000;
 export const TERMINAL_GRACE_MS = 2_000;
 
 /** The apps of an audit, main first, from its stored inputs. */
-export function auditAppIds(audit: Pick<AuditRow, 'app_id' | 'inputs'>): string[] {
+export function auditAppIds(audit: Pick<TAuditRow, 'app_id' | 'inputs'>): string[] {
   const parsed = ZAuditInputs.safeParse(audit.inputs);
   if (!parsed.success) return [audit.app_id];
   return [parsed.data.main.appId, ...parsed.data.competitors.map((c) => c.appId)];
 }
 
 /** What {@link streamProgress} needs. */
-export interface ProgressStreamDeps {
-  db: Db;
+export interface TProgressStreamDeps {
+  db: TDb;
   /** The process's progress feeds (one per audit, shared by its clients). */
   feeds: ProgressFeeds;
   heartbeatMs: number;
@@ -31,7 +31,7 @@ export interface ProgressStreamDeps {
 }
 
 /**
- * Serves one audit's progress as Server-Sent Events on `res` (DESIGN section 2, point 2),
+ * Serves one audit's progress as Server-Sent Events on `res` (docs/product.md#following-progress),
  * after the caller checked ownership and hijacked the reply:
  *
  * - replays every recorded bus event, then relays live ones, through the audit's shared
@@ -52,8 +52,8 @@ export interface ProgressStreamDeps {
  * when it ended.
  */
 export async function streamProgress(
-  deps: ProgressStreamDeps,
-  audit: AuditRow,
+  deps: TProgressStreamDeps,
+  audit: TAuditRow,
   lastEventId: string | null,
   res: ServerResponse,
 ): Promise<{ end: () => void; ended: Promise<void> }> {
@@ -101,7 +101,7 @@ export async function streamProgress(
   });
   member = joined;
 
-  const fromRow = (row: AuditRow) => {
+  const fromRow = (row: TAuditRow) => {
     if (closed || joined.finished) return;
     const m: TClientMessage =
       row.status === 'done'

@@ -2,9 +2,13 @@ import { afterAll, describe, expect, vi } from 'vitest';
 import { it } from '@aso/testkit/vitest';
 import { createRedis, ProgressBus, ProgressSubscriber } from '@aso/queue';
 import type { TBusEvent } from '@aso/contracts';
-import { formatEventId, ProgressAggregator, type TEventPosition } from './progress.aggregator';
-import { ProgressFeeds, renderSseMessage, type TFeedMember } from './progress.feed';
-import { appStep, step } from '../../test/bus-event.builders';
+import {
+  formatEventId,
+  ProgressAggregator,
+  type TEventPosition,
+} from '../src/progress/progress.aggregator';
+import { ProgressFeeds, renderSseMessage, type TFeedMember } from '../src/progress/progress.feed';
+import { appStep, step } from './bus-event.builders';
 
 const conns: ReturnType<typeof createRedis>[] = [];
 afterAll(() => conns.forEach((c) => c.disconnect()));

@@ -1,9 +1,10 @@
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ApiClient, ApiError, readSse } from '@aso/api-client';
 import {
   abbreviateCount,
+  categoryLabel,
   SECTION_KEYS,
+  storeDataDateLine,
   storeDataLine,
   unreadableSectionInputs,
   ZCompleteEventData,
@@ -14,20 +15,30 @@ import {
   type TAudit,
   type TStepEventData,
 } from '@aso/contracts';
-import { SECTION_LABELS } from '@aso/aso-rules';
-import { loadCliEnv, type TCliEnv } from './env';
+import { overallScoreText, scoreComposition, SECTION_LABELS } from '@aso/aso-rules';
+import type { TCliEnv } from './env';
+import { formatKeywords, trackAndReport } from './keywords.cli';
+
+/** How long `keywords` waits for the first reads by default (s). */
+const DEFAULT_KEYWORDS_WAIT_S = 300;
 
 /** Where the CLI writes: `out` gets the result, `err` progress and errors. */
-export interface CliIo {
+export interface TCliIo {
   out: (text: string) => void;
   err: (text: string) => void;
 }
 
 const USAGE = `Usage: pnpm aso audit <app-store-url> [--competitor <url>]... [--keywords "..."] [--json]
+       pnpm aso keywords <app-store-url> --term <term>... [--wait <seconds>] [--json]
 
 Signs in with ASO_EMAIL and ASO_ACCESS_CODE against the gateway at ASO_API_URL
-(default http://127.0.0.1:3000), starts an audit, shows each step as it happens, then
-prints the audit (readable text, or JSON with --json). Up to 3 competitors.`;
+(default http://127.0.0.1:3000).
+audit: starts an audit, shows each step as it happens, then prints the audit (readable text,
+  or JSON with --json). Up to 3 competitors.
+keywords: tracks the terms for the app in the URL's storefront, waits for their search reads
+  (under the search rate limit; at most --wait seconds, default ${DEFAULT_KEYWORDS_WAIT_S}), then prints each
+  term's rank in the iTunes Search API order, its popularity and difficulty estimates and the
+  best-ranked watched competitor (or JSON with --json).`;
 
 /** The gateway's client for `env` (its URL and the timeout of one call). */
 function cliApiClient(env: TCliEnv): ApiClient {
@@ -95,7 +106,9 @@ export function formatAudit(a: TAudit): string {
     a.storeData?.fields.rating?.state === 'unreadable'
       ? 'rating not read'
       : `rating ${formatRating(a.rating)} (${abbreviateCount(a.reviewCount)} ratings)`;
-  lines.push(`${a.developer ?? ''} | ${a.category ?? ''}${rank} | ${rating}`);
+  lines.push(
+    `${a.developer ?? ''} | ${categoryLabel(a.category, a.genreId) ?? ''}${rank} | ${rating}`,
+  );
   lines.push(`${a.appStoreUrl}`);
   lines.push(
     `Screenshots: ${a.screenshots.length} | preview video: ${a.previewVideoUrl ? 'yes' : 'no'} | in-app events: ${a.inAppEvents.length}`,
@@ -108,11 +121,19 @@ export function formatAudit(a: TAudit): string {
   }
   if (a.languages?.length) facts.push(`languages: ${a.languages.join(', ')}`);
   if (facts.length > 0) lines.push(facts.join(' | '));
-  if (a.storeData) lines.push(storeDataLine(a.storeData));
-  if (a.overallScore !== null)
+  if (a.storeData) {
+    const dated = storeDataDateLine(a.storeData);
+    if (dated) lines.push(dated);
+    lines.push(storeDataLine(a.storeData));
+  }
+  if (a.structuredAnalysis) {
+    const composition = scoreComposition(a.structuredAnalysis);
     lines.push(
-      `Overall score: ${a.overallScore}/100 (${a.provider ?? 'unknown'} analysis${a.rulesVersion ? `, rules ${a.rulesVersion}` : ''})`,
+      `Overall score: ${overallScoreText(a.overallScore, composition)} (${a.provider ?? 'unknown'} analysis${a.rulesVersion ? `, rules ${a.rulesVersion}` : ''})`,
     );
+    if (composition.notJudged.length > 0)
+      lines.push(`Not judged: ${composition.notJudged.join(', ')}`);
+  }
   if (a.structuredAnalysis) {
     lines.push('', 'ASO analysis');
     for (const key of SECTION_KEYS) {
@@ -151,7 +172,11 @@ export function formatAudit(a: TAudit): string {
       lines.push(
         `  ${c.appName}${c.subtitle ? ` - ${c.subtitle}` : ''} | rating ${formatRating(c.rating)} (${abbreviateCount(c.reviewCount)})`,
       );
-      if (c.storeData) lines.push(`    ${storeDataLine(c.storeData)}`);
+      if (c.storeData) {
+        const dated = storeDataDateLine(c.storeData);
+        if (dated) lines.push(`    ${dated}`);
+        lines.push(`    ${storeDataLine(c.storeData)}`);
+      }
       lines.push(`    ${c.screenshotAnalysis}`);
     }
   }
@@ -215,7 +240,7 @@ function describeError(err: unknown, env: TCliEnv): string {
  * Runs the CLI with `argv` (without node and script). Returns the exit code: 0 on success,
  * 1 when the audit or a call failed (the server's message is printed), 2 for bad usage.
  */
-export async function runCli(argv: string[], env: TCliEnv, io: CliIo): Promise<number> {
+export async function runCli(argv: string[], env: TCliEnv, io: TCliIo): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -224,6 +249,8 @@ export async function runCli(argv: string[], env: TCliEnv, io: CliIo): Promise<n
       options: {
         competitor: { type: 'string', multiple: true },
         keywords: { type: 'string' },
+        term: { type: 'string', multiple: true },
+        wait: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -237,10 +264,11 @@ export async function runCli(argv: string[], env: TCliEnv, io: CliIo): Promise<n
     io.out(USAGE);
     return 0;
   }
-  if (command !== 'audit' || !url || rest.length > 0) {
+  if ((command !== 'audit' && command !== 'keywords') || !url || rest.length > 0) {
     io.err(USAGE);
     return 2;
   }
+  if (command === 'keywords') return runKeywords(url, parsed.values, env, io);
   const competitors = parsed.values.competitor ?? [];
   if (competitors.length > 3) {
     io.err('At most 3 competitors (--competitor) can be compared.');
@@ -271,18 +299,34 @@ export async function runCli(argv: string[], env: TCliEnv, io: CliIo): Promise<n
   }
 }
 
-// Entry point when run as a script (`pnpm aso ...`), not when imported by tests.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  let env: TCliEnv;
-  try {
-    env = loadCliEnv();
-  } catch (err) {
-    console.error(err instanceof Error ? err.message : String(err));
-    process.exit(2);
+/**
+ * `pnpm aso keywords`: exit 0 when every term was read, 1 when a call failed or a term is still
+ * unread after `--wait` (what was read is printed), 2 for bad usage.
+ */
+async function runKeywords(
+  url: string,
+  values: { term?: string[] | undefined; wait?: string | undefined; json?: boolean | undefined },
+  env: TCliEnv,
+  io: TCliIo,
+): Promise<number> {
+  const terms = values.term ?? [];
+  if (terms.length === 0) {
+    io.err(`Give at least one --term.\n\n${USAGE}`);
+    return 2;
   }
-  const code = await runCli(process.argv.slice(2), env, {
-    out: (t) => process.stdout.write(`${t}\n`),
-    err: (t) => process.stderr.write(`${t}\n`),
-  });
-  process.exitCode = code;
+  const waitS = values.wait === undefined ? DEFAULT_KEYWORDS_WAIT_S : Number(values.wait);
+  if (!Number.isFinite(waitS) || waitS < 0 || waitS > 3_600) {
+    io.err('--wait: give the seconds to wait for the reads, 0 to 3600.');
+    return 2;
+  }
+  try {
+    const client = cliApiClient(env);
+    const token = await signIn(env, client, io.err);
+    const report = await trackAndReport(client, token, url, terms, waitS * 1000);
+    io.out(values.json ? JSON.stringify(report, null, 2) : formatKeywords(report));
+    return report.unread.length === 0 ? 0 : 1;
+  } catch (err) {
+    io.err(`Keywords failed: ${describeError(err, env)}`);
+    return 1;
+  }
 }

@@ -2,8 +2,8 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { ZWebConfig } from '@aso/contracts';
-import { parseApiEnv } from '../env';
-import { webConfigRoutes } from './web-config.routes';
+import { parseApiEnv } from '../src/env';
+import { webConfigRoutes } from '../src/routes/web-config.routes';
 
 async function answer(env: Record<string, string>) {
   const app = Fastify();

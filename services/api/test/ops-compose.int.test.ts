@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeFlagsOf } from '../../../scripts/node-flags';
+import { nodeFlagsOf } from '@aso/contracts';
 import {
   composeEnvironment,
   deploySteps,
@@ -12,7 +12,7 @@ import {
   SERVICE_SCHEMAS,
   stageEnv,
   WORKERS,
-  type ComposeService,
+  type TComposeService,
 } from './ops.helpers';
 
 // The machines of this project have no Docker engine, so this proves what can
@@ -24,7 +24,7 @@ const composeText = readRepoFile('docker-compose.yml');
 const apiDockerfile = readRepoFile('Dockerfile.api');
 const workerDockerfile = readRepoFile('Dockerfile.worker');
 const entrypoint = readRepoFile('ops/worker-entrypoint.sh');
-const service = (name: string): ComposeService => {
+const service = (name: string): TComposeService => {
   const s = compose.services[name];
   if (!s) throw new Error(`docker-compose.yml has no service ${name}`);
   return s;
@@ -52,6 +52,7 @@ describe('docker-compose.yml', () => {
       [
         'analyzer',
         'api',
+        'asc-import',
         'csv-merge',
         'migrate',
         'postgres',
@@ -218,10 +219,10 @@ describe('Dockerfiles', () => {
   const pnpmVersion = (JSON.parse(readRepoFile('package.json')) as { packageManager: string })
     .packageManager;
 
-  it('build on Node 22 LTS slim with the pnpm of packageManager and the frozen lockfile', () => {
+  it('build on Node 24 LTS slim with the pnpm of packageManager and the frozen lockfile', () => {
     expect(pnpmVersion).toMatch(/^pnpm@\d+\.\d+\.\d+$/);
     for (const file of [apiDockerfile, workerDockerfile]) {
-      expect(file).toMatch(/^ARG NODE_IMAGE=node:22-slim$/m);
+      expect(file).toMatch(/^ARG NODE_IMAGE=node:24-slim$/m);
       const froms = [...file.matchAll(/^FROM (\S+) AS (\S+)$/gm)].map((m) => m[1]);
       expect(froms.length).toBeGreaterThanOrEqual(2);
       for (const from of froms)

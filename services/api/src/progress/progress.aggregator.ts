@@ -11,7 +11,10 @@ import {
   type TStepStatus,
 } from '@aso/contracts';
 
-/** One message for the SSE client: event name and payload (spec section 7, progress stream). */
+/**
+ * One message for the SSE client: event name and payload (docs/product.md#api-calls, progress
+ * stream).
+ */
 export type TClientMessage =
   | { event: 'step'; data: TStepEventData }
   | { event: 'error'; data: TErrorEventData }
@@ -28,9 +31,9 @@ interface AppStepState {
 const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /**
- * Turns an audit's bus events (DESIGN section 2, point 3) into the client's 12 progress steps
- * (spec section 3, Progress step), deterministically: replaying the same events always gives
- * the same messages, which is what makes `Last-Event-ID` resumption exact.
+ * Turns an audit's bus events (docs/product.md#progress-events) into the client's 12 progress steps
+ * (docs/product.md#entities, Progress step), deterministically: replaying the same events always
+ * gives the same messages, which is what makes `Last-Event-ID` resumption exact.
  *
  * - `app_step` events of the audit's apps (main + competitors) are aggregated per step id:
  *   `error` when an app's step failed (its latest state), `done` when every app finished it,

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseApiEnv } from '../env';
-import { errorHandlerPlugin } from '../plugins/error-handler.plugin';
-import { webRoutes } from './web.routes';
+import { parseApiEnv } from '../src/env';
+import { errorHandlerPlugin } from '../src/plugins/error-handler.plugin';
+import { webRoutes } from '../src/routes/web.routes';
 
 // A constructed build folder (not the real one, which may not be built): an index.html and
 // one hashed asset, enough to check routing, caching and headers.
@@ -58,6 +58,23 @@ describe('webRoutes', () => {
       expect(res.body).toBe(INDEX_HTML);
       expect(res.headers['cache-control']).toBe('no-cache');
     }
+  });
+
+  it('marks shared pages noindex, without a referrer or a cookie, and only them', async () => {
+    const shared = await app.inject({
+      method: 'GET',
+      url: '/s/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde',
+    });
+    expect(shared.statusCode).toBe(200);
+    expect(shared.body).toBe(INDEX_HTML);
+    expect(shared.headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(shared.headers['referrer-policy']).toBe('no-referrer');
+    expect(shared.headers['set-cookie']).toBeUndefined();
+    const own = await app.inject({
+      method: 'GET',
+      url: '/results/3f1c2a9e-0000-4000-8000-000000000000',
+    });
+    expect(own.headers['x-robots-tag']).toBeUndefined();
   });
 
   it('serves hashed assets with a year of immutable caching', async () => {

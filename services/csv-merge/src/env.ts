@@ -2,10 +2,10 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseEnv } from '@aso/contracts';
 import { lockEnv, ZWorkerBaseEnv } from '@aso/queue';
-import { MAX_EXPORT_COLUMNS, MAX_EXPORT_ROWS } from './merge/export.parser';
+import { MAX_EXPORT_COLUMNS, MAX_EXPORT_ROWS } from './merge/export-limits';
 
 /**
- * Environment of the csv-merge worker (DESIGN section 7), parsed once at start.
+ * Environment of the csv-merge worker (docs/product.md#configuration), parsed once at start.
  */
 export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   /**
@@ -33,7 +33,9 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
     .int()
     .min(0)
     .max(64)
-    .default(Math.max(1, availableParallelism())),
+    .default(Math.max(1, availableParallelism()))
+    // The documented default, the same on every machine (docs/CONFIGURATION.md).
+    .meta({ docDefault: 'the cores (at least 1)' }),
   /** Days a merged dataset (and its uploads) is kept. */
   DATASET_TTL_DAYS: z.coerce.number().min(0).default(30),
   /**

@@ -8,10 +8,10 @@ import {
   readUploadSlice,
   storeDataset,
 } from '@aso/db';
-import { mergeCancelKey, UnrecoverableError, type JobHandler, type TMergeJob } from '@aso/queue';
+import { mergeCancelKey, UnrecoverableError, type TJobHandler, type TMergeJob } from '@aso/queue';
 import { createJobPause } from './job-pause';
 import { CsvExportError, parseAndMergeExports, PREVIEW_ROWS, toMergedData } from './merge/index';
-import type { WorkerDeps } from './worker.deps';
+import type { TWorkerDeps } from './worker.deps';
 import { lazyUploadStream } from './upload.reader';
 
 /**
@@ -33,7 +33,7 @@ export const CANCELLED_MESSAGE =
   'upload: the merge was cancelled because its upload request was closed before it ended';
 
 /**
- * Builds the `merge` job handler (DESIGN section 3 point 2).
+ * Builds the `merge` job handler (docs/product.md#merging-exports).
  *
  * For each upload named by the job (the caller's own, unexpired), the bytes are read from
  * PostgreSQL as a stream, parsed and merged by `./merge`; the headers, app name, territory,
@@ -51,11 +51,12 @@ export const CANCELLED_MESSAGE =
  * stalled. Storing is idempotent per job: the dataset carries the job's merge key ({@link
  * mergeKeyOf}); a job that runs again answers with the dataset already stored.
  *
- * Limits (DESIGN section 3; README "Upload limits"): each export at most `MERGE_MAX_ROWS` data
- * rows and `MERGE_MAX_COLUMNS` columns, checked while it streams in; the whole merge at most
- * `MERGE_TIME_BUDGET_MS`; a merge whose gateway set its cancel mark ({@link mergeCancelKey}:
- * the client went away) stops at its next pause. Each stop is an `UnrecoverableError` whose
- * message starts with the field (caps) or 'upload:' (budget, cancel) and names the limit.
+ * Limits (docs/product.md#how-a-dashboard-is-built; docs/OPERATIONS.md#upload-limits): each export at most
+ * `MERGE_MAX_ROWS` data rows and `MERGE_MAX_COLUMNS` columns, checked while it streams in; the
+ * whole merge at most `MERGE_TIME_BUDGET_MS`; a merge whose gateway set its cancel mark ({@link
+ * mergeCancelKey}: the client went away) stops at its next pause. Each stop is an
+ * `UnrecoverableError` whose message starts with the field (caps) or 'upload:' (budget, cancel) and
+ * names the limit.
  *
  * Failures:
  * - a file that is not a usable export, or an upload that is missing or expired:
@@ -66,7 +67,7 @@ export const CANCELLED_MESSAGE =
  * - PostgreSQL failures: thrown as they are (transient; the gateway answers 500). Their
  *   messages never start with a field name, which is how the gateway tells the two apart.
  */
-export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
+export function createMergeHandler(deps: TWorkerDeps): TJobHandler<'merge'> {
   const { db, env, log, parsePool } = deps;
   return async (data, job): Promise<TMergedData> => {
     const slots: [TUploadField, string | null][] = [
@@ -227,10 +228,10 @@ export function createMergeHandler(deps: WorkerDeps): JobHandler<'merge'> {
 }
 
 /**
- * Builds the hourly `cleanup-expired` handler (DESIGN section 3 point 3): deletes expired
+ * Builds the hourly `cleanup-expired` handler (docs/product.md#reading-datasets): deletes expired
  * datasets with their uploads, and expired uploads never merged; logs and returns the counts.
  */
-export function createCleanupHandler(deps: WorkerDeps): JobHandler<'cleanup-expired'> {
+export function createCleanupHandler(deps: TWorkerDeps): TJobHandler<'cleanup-expired'> {
   return async (_data, job) => {
     const deleted = await deleteExpiredAnalytics(deps.db);
     deps.log.info({ jobId: job.id, ...deleted }, 'expired datasets and uploads deleted');

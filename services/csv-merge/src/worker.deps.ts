@@ -1,16 +1,16 @@
-import type { Redis } from 'ioredis';
+import type { TRedisClient } from '@aso/queue';
 import type { Logger } from 'pino';
-import type { Db } from '@aso/db';
+import type { TDb } from '@aso/db';
 import type { TWorkerEnv } from './env';
 import type { ExportParsePool } from './merge/index';
 
 /** What the csv-merge handlers use. */
-export interface WorkerDeps {
+export interface TWorkerDeps {
   env: TWorkerEnv;
-  db: Db;
+  db: TDb;
   log: Logger;
   /** Command connection (the gateway's cancel marks of merges whose client went away). */
-  redis: Redis;
+  redis: TRedisClient;
   /** The parse threads (`PARSE_THREADS`); null: files are parsed on the worker's own thread. */
   parsePool: ExportParsePool | null;
 }

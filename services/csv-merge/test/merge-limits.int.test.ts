@@ -7,7 +7,7 @@ import { it } from '@aso/testkit/vitest';
 import { parseWorkerEnv } from '../src/env';
 import { CANCELLED_MESSAGE } from '../src/merge.handler';
 import { startCsvMerge } from '../src/service';
-import { constructedExport } from './fixture-paths.helper';
+import { constructedExport } from './fixture-paths.helpers';
 
 // The limits of a merge as a whole: its time budget, and the gateway's cancel mark. Both are
 // checked at the merge's pauses, so the file is large enough to pause (far above the row cap

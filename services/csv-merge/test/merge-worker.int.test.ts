@@ -18,7 +18,7 @@ import {
   type Queue,
   type QueueEvents,
   type TMergeJob,
-  type WorkerService,
+  type TWorkerService,
 } from '@aso/queue';
 import { createTestUser, openTestQueues } from '@aso/testkit';
 import { it as integrationIt } from '@aso/testkit/vitest';
@@ -31,13 +31,13 @@ import {
   constructedExport,
   constructedFixture,
   SAMPLE_EXPORTS,
-} from './fixture-paths.helper';
+} from './fixture-paths.helpers';
 
 /** Datasets live half a day here: fractional TTLs must work. */
 const TTL_DAYS = 0.5;
 
 interface Harness {
-  service: WorkerService;
+  service: TWorkerService;
   /** The worker's log lines (level info and up), parsed. */
   logs: Record<string, unknown>[];
   producers: Producers;

@@ -58,3 +58,16 @@ describe('createCellReader (docs/BENCHMARKS.md)', () => {
     }
   });
 });
+
+describe('decimalCommaToPoint', () => {
+  it.each([
+    ['1,5', '1.5'],
+    ['1.234', '1234'],
+    ['1.234.567,25', '1234567.25'],
+    ['12,5%', '12.5%'],
+    ['abc', 'abc'],
+    ['7/1/25', '7/1/25'],
+  ])('%j -> %j', (input, output) => {
+    expect(decimalCommaToPoint(input)).toBe(output);
+  });
+});

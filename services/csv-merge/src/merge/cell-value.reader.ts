@@ -19,12 +19,12 @@ export function decimalCommaToPoint(raw: string): string {
 const FAST_MAX_LENGTH = 15;
 
 /**
- * The reader of one export cell for a file with `delimiter` (spec section 5): `parseCellValue`
- * of @aso/analytics ('1,234' -> 1234, '12.5%' -> 12.5, '-' or empty -> null, other text
- * kept), after {@link decimalCommaToPoint} in ';'-delimited files. Whole numbers written with
- * digits and thousands commas only, most cells of an export, are read by a fast path that
- * gives the same value without regular expressions (`cell-value.reader.test.ts` compares the
- * two); everything else goes to `parseCellValue`.
+ * The reader of one export cell for a file with `delimiter` (docs/product.md#merging-exports):
+ * `parseCellValue` of @aso/analytics ('1,234' -> 1234, '12.5%' -> 12.5, '-' or empty -> null, other
+ * text kept), after {@link decimalCommaToPoint} in ';'-delimited files. Whole numbers written with
+ * digits and thousands commas only, most cells of an export, are read by a fast path that gives the
+ * same value without regular expressions (`cell-value.reader.test.ts` compares the two); everything
+ * else goes to `parseCellValue`.
  */
 export function createCellReader(delimiter: TExportDelimiter): (raw: string) => TChartCell {
   // In ';' files a comma is a decimal comma, never a thousands separator.

@@ -16,10 +16,10 @@ export type TCsvExportErrorReason =
   | 'same_kind';
 
 /**
- * An App Store Connect export that cannot be used (spec section 5). The message starts
- * with the upload field and says what was expected, e.g.
- * `redownloadsCSV: no header row with a Date column found in the first 20 lines`; it is meant
- * to reach the user as the 400 answer's `message`. A retry cannot fix it.
+ * An App Store Connect export that cannot be used (docs/product.md#merging-exports). The message
+ * starts with the upload field and says what was expected, e.g. `redownloadsCSV: no header row with
+ * a Date column found in the first 20 lines`; it is meant to reach the user as the 400 answer's
+ * `message`. A retry cannot fix it.
  */
 export class CsvExportError extends Error {
   override readonly name = 'CsvExportError';

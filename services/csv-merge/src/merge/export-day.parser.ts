@@ -1,10 +1,10 @@
 /**
- * Export dates as day numbers (days since 1970-01-01), the merge's join and sort key. The
- * rules are those of `parseDate` of @aso/analytics (spec sections 3 and 5), which the
- * dashboard applies to the same text: `M/D/YY` (a two-digit year below 50 is 20xx, otherwise
- * 19xx), `M/D/YYYY` and ISO `YYYY-MM-DD`, years 1-9999, real calendar days only. Written
- * without regular expressions, `Date` or strings because it runs once per exported row (a
- * 20 MB export has 600,000); `export-day.parser.test.ts` checks it against `parseDate`.
+ * Export dates as day numbers (days since 1970-01-01), the merge's join and sort key. The rules are
+ * those of `parseDate` of @aso/analytics (docs/product.md#entities and #dashboard-computation),
+ * which the dashboard applies to the same text: `M/D/YY` (a two-digit year below 50 is 20xx,
+ * otherwise 19xx), `M/D/YYYY` and ISO `YYYY-MM-DD`, years 1-9999, real calendar days only. Written
+ * without regular expressions, `Date` or strings because it runs once per exported row (a 20 MB
+ * export has 600,000); `export-day.parser.test.ts` checks it against `parseDate`.
  */
 
 /** The day number of a date that does not parse. */

@@ -7,7 +7,8 @@ import { MessageChannel } from 'node:worker_threads';
 import Tinypool from 'tinypool';
 import type { TUploadField } from '@aso/contracts';
 import { CsvExportError } from './csv-export.error';
-import { parseExport, ParsedExport } from './export.parser';
+import { parseExport } from './export.parser';
+import { ParsedExport } from './export-result';
 import type { TFromParseThread, TParseTask, TToParseThread } from './export-parse.worker';
 
 /**
@@ -42,7 +43,7 @@ async function parseThreadScript(): Promise<{ script: string; remove: () => Prom
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node24',
     write: false,
     logLevel: 'silent',
   });

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
 import type { TUploadField } from '@aso/contracts';
 import { CsvExportError, type TCsvExportErrorReason } from './csv-export.error';
-import { parseExport, type TParsedExportData } from './export.parser';
+import { parseExport } from './export.parser';
+import type { TParsedExportData } from './export-result';
 
 /**
  * One parse task of the pool (see `ExportParsePool`): the file's field and limits, and the

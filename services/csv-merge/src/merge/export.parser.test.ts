@@ -1,14 +1,8 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CsvExportError } from './csv-export.error';
-import { decimalCommaToPoint } from './cell-value.reader';
-import {
-  isHeaderRow,
-  MAX_EXPORT_COLUMNS,
-  MAX_EXPORT_ROWS,
-  MAX_RECORD_BYTES,
-  parseExport,
-} from './export.parser';
+import { MAX_EXPORT_COLUMNS, MAX_EXPORT_ROWS, MAX_RECORD_BYTES } from './export-limits';
+import { parseExport } from './export.parser';
 
 function parseText(text: string | Buffer) {
   return parseExport(
@@ -16,17 +10,6 @@ function parseText(text: string | Buffer) {
     'conversionCSV',
   );
 }
-
-describe('isHeaderRow (spec section 5)', () => {
-  it('needs three cells, one exactly Date', () => {
-    expect(isHeaderRow(['Date', 'A', 'B'])).toBe(true);
-    expect(isHeaderRow([' date ', 'A', 'B'])).toBe(true);
-    expect(isHeaderRow(['\ufeffDATE', 'A', 'B'])).toBe(true);
-    expect(isHeaderRow(['Date', 'A'])).toBe(false);
-    expect(isHeaderRow(['Date Range', 'Jul 1, 2025', 'Jul 31, 2025'])).toBe(false);
-    expect(isHeaderRow(['Dates', 'A', 'B'])).toBe(false);
-  });
-});
 
 describe('parseExport', () => {
   it('reads CR-only line ends', async () => {
@@ -229,15 +212,129 @@ describe('parseExport on large and unusual files (docs/BENCHMARKS.md)', () => {
   });
 });
 
-describe('decimalCommaToPoint', () => {
+describe('parseExport on broken quotes, double BOMs and mixed line breaks (docs/product.md#merging-exports)', () => {
+  // Every file below is constructed in the test: an export edited by hand or saved twice.
+
+  it('leaves out the lines of a quote never closed, naming the line it opened on', async () => {
+    const p = await parseText('Date,A,B\n7/1/25,1,2\n7/2/25,"3,4\n7/3/25,5,6\n');
+    expect(p.toRows().map((r) => r.cells)).toEqual([['7/1/25', 1, 2]]);
+    expect(p.notices).toEqual([
+      'The conversion data file: lines 3 to the end of the file were left out, unreadable as CSV rows (the quote opened on line 3 is never closed), so the days written there have no values; fix the quote and upload again.',
+    ]);
+  });
+
+  it('leaves out the lines a runaway quote took, keeping the rows after them', async () => {
+    const p = await parseText(
+      '"Name","X"\n\nDate,A,B\n7/1/25,1,2\n\n7/2/25,"3,4\n7/3/25,5,6\n7/4/25,"7",8\n7/5/25,9,10\n',
+    );
+    expect(p.toRows().map((r) => r.cells)).toEqual([
+      ['7/1/25', 1, 2],
+      ['7/5/25', 9, 10],
+    ]);
+    expect(p.notices).toEqual([
+      'The conversion data file: lines 6 to 8 were left out, unreadable as CSV rows (the quote opened on line 6 is not closed before the next delimiter), so the days written there have no values; fix the quote and upload again.',
+    ]);
+  });
+
+  it('keeps every row above an unclosed quote when the file is streamed', async () => {
+    const rows = Array.from(
+      { length: 300 },
+      (_, i) => `${(i % 12) + 1}/${(i % 28) + 1}/2000,${i},1`,
+    );
+    const text = `Date,A,B\r\n${rows.join('\r\n')}\r\n7/2/25,"3,4\r\n${'\r\n'.repeat(20_000)}`;
+    const p = await parseText(text);
+    expect(p.rowCount).toBe(300);
+    expect(p.notices).toEqual([expect.stringContaining('lines 302 to the end of the file')]);
+  });
+
+  it('names at most five broken places, then counts the rest', async () => {
+    const broken = Array.from({ length: 7 }, (_, i) => `7/${i + 1}/25,"1\n7/${i + 10}/25,2,"3"`);
+    const p = await parseText(`Date,A,B\n${broken.join('\n')}\n8/1/25,1,2\n`);
+    expect(p.toRows().map((r) => r.cells)).toEqual([['8/1/25', 1, 2]]);
+    expect(p.notices).toHaveLength(6);
+    expect(p.notices[0]).toContain('lines 2 to 3 were left out');
+    expect(p.notices[4]).toContain('lines 10 to 11 were left out');
+    expect(p.notices[5]).toBe(
+      'The conversion data file: 2 more places could not be read as CSV rows and were left out.',
+    );
+  });
+
+  it('refuses a file whose only data row is an unclosed quote, naming the line', async () => {
+    const error = await parseText('Date,A,B\n7/1/25,"1,2\n').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CsvExportError);
+    expect((error as CsvExportError).reason).toBe('no_rows');
+    expect((error as CsvExportError).message).toBe(
+      'conversionCSV: no data rows with a date below the header row (line 1); lines 2 to the end of the file could not be read (the quote opened on line 2 is never closed)',
+    );
+  });
+
+  it('refuses a quote never closed above the header row, naming the line it opened on', async () => {
+    const error = await parseText('"Name","X\n\nDate,A,B\n7/1/25,1,2\n').catch((e: unknown) => e);
+    expect((error as CsvExportError).reason).toBe('no_header');
+    expect((error as CsvExportError).message).toBe(
+      'conversionCSV: no header row with a Date column found in the first 20 lines (the quote opened on line 1 is never closed)',
+    );
+  });
+
+  it('still refuses an oversized data line, the one error not skipped', async () => {
+    const long = 'x'.repeat(MAX_RECORD_BYTES + 10);
+    const error = await parseText(`Date,A,B\n7/1/25,1,2\n7/2/25,${long},3\n`).catch(
+      (e: unknown) => e,
+    );
+    expect((error as CsvExportError).reason).toBe('malformed');
+    expect((error as CsvExportError).message).toBe(
+      `conversionCSV: a line is longer than ${MAX_RECORD_BYTES} bytes; expected one CSV record per day below the header row`,
+    );
+  });
+
+  it('keeps a quoted cell written across lines', async () => {
+    const p = await parseText('Date,A,Note\n7/1/25,1,"two\nlines"\n7/2/25,2,x\n');
+    expect(p.notices).toEqual([]);
+    expect(p.toRows().map((r) => r.cells)).toEqual([
+      ['7/1/25', 1, 'two\nlines'],
+      ['7/2/25', 2, 'x'],
+    ]);
+  });
+
+  it('reads a file starting with two BOMs as one with none', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const body = '"Name","Two Boms"\n"Territory","Chile"\n"Date","A","B"\n7/1/25,1,2\n';
+    const p = await parseText(Buffer.concat([bom, bom, Buffer.from(body)]));
+    const plain = await parseText(body);
+    expect(p.preamble).toEqual(plain.preamble);
+    expect(p.preamble.appName).toBe('Two Boms');
+    expect(p.headers).toEqual(['Date', 'A', 'B']);
+    expect(p.toRows()).toEqual(plain.toRows());
+  });
+
   it.each([
-    ['1,5', '1.5'],
-    ['1.234', '1234'],
-    ['1.234.567,25', '1234567.25'],
-    ['12,5%', '12.5%'],
-    ['abc', 'abc'],
-    ['7/1/25', '7/1/25'],
-  ])('%j -> %j', (input, output) => {
-    expect(decimalCommaToPoint(input)).toBe(output);
+    ['CRLF first', 'Date,A,B\r\n7/1/25,1,2\n7/2/25,3,4\r\n7/3/25,5,6\n'],
+    ['LF first', '"Name","X"\nDate,A,B\r\n7/1/25,1,2\n7/2/25,3,4\r\n7/3/25,5,6\r\n'],
+    ['CR among them', 'Date,A,B\r\n7/1/25,1,2\r7/2/25,3,4\n7/3/25,5,6'],
+  ])('reads mixed line breaks (%s) line by line', async (_, text) => {
+    const p = await parseText(text);
+    expect(p.notices).toEqual([]);
+    expect(p.toRows().map((r) => r.cells)).toEqual([
+      ['7/1/25', 1, 2],
+      ['7/2/25', 3, 4],
+      ['7/3/25', 5, 6],
+    ]);
+  });
+
+  it('reads mixed line breaks when streamed, past the read-ahead', async () => {
+    const rows = Array.from(
+      { length: 4_000 },
+      (_, i) => `${(i % 28) + 1}/${(i % 12) + 1}/25,${i},1`,
+    );
+    const text = `Date,A,B\r\n${rows.map((r, i) => r + (i % 2 ? '\n' : '\r\n')).join('')}`;
+    const p = await parseExport(
+      Readable.from([Buffer.from(text + '\n'.repeat(20_000))]),
+      'conversionCSV',
+      {
+        maxRows: 10_000,
+      },
+    );
+    expect(p.rowCount).toBe(4_000);
+    expect(p.cell(3_999, 1)).toBe(3_999);
   });
 });

@@ -1,7 +1,7 @@
 import type { TUploadField } from '@aso/contracts';
 import { CsvExportError } from './csv-export.error';
 import { isoFromDayNumber, NO_DAY, parseExportDay } from './export-day.parser';
-import type { ParsedExport } from './export.parser';
+import type { ParsedExport } from './export-result';
 
 /**
  * Checks of the two exports of one upload against each other, before they are merged: which
@@ -19,7 +19,7 @@ const CONVERSION_COLUMN = /impressions|first-time downloads|total downloads|page
 const REDOWNLOADS_COLUMN = /re-?downloads/i;
 
 /** Human name of a slot, as the upload widgets label them. */
-const SLOT_LABEL: Record<TUploadField, string> = {
+export const SLOT_LABEL: Record<TUploadField, string> = {
   conversionCSV: 'conversion data',
   redownloadsCSV: 'redownloads data',
 };
@@ -201,11 +201,17 @@ interface TRangeSeen {
   days: { start: string; end: string };
 }
 
-/** The file's date range: its preamble's when that parses, else the days of its rows. */
+/**
+ * The file's date range: its preamble's when that parses, else the days of its rows; null
+ * when neither is known, or when lines of the file were left out as unreadable (its notices):
+ * its rows then miss days, and a 'date range' refusal would hide the broken line the notice
+ * names.
+ */
 function rangeSeen(file: ParsedExport): TRangeSeen | null {
   const stated = file.preamble.dateRange;
   const days = stated ? parseDateRangeText(stated) : null;
   if (stated && days) return { label: stated, days };
+  if (file.notices.length > 0) return null;
   const span = dataSpan(file);
   return span ? { label: `${span.start} to ${span.end}`, days: span } : null;
 }
@@ -216,7 +222,7 @@ function rangeSeen(file: ParsedExport): TRangeSeen | null {
  * date ranges must agree. App names and territories are compared ignoring case and spacing; a
  * value one file does not state is not compared. Date ranges are compared as days: each
  * file's preamble range when it states one that parses, else the first and last day of its
- * rows.
+ * rows (not compared for a file with lines left out as unreadable).
  *
  * @throws CsvExportError (reason 'mismatch') naming every value that differs, with the slot
  *   each came from, e.g. "redownloadsCSV: the two exports do not match: app name 'Habit

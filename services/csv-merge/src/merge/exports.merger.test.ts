@@ -7,7 +7,7 @@ function parseText(text: string, field: 'conversionCSV' | 'redownloadsCSV') {
   return parseExport(Readable.from([Buffer.from(text, 'utf8')]), field);
 }
 
-describe('mergeExports (spec section 5)', () => {
+describe('mergeExports (docs/product.md#merging-exports)', () => {
   it('joins on the parsed date, unions and sorts the dates, resolves shared columns', async () => {
     const conversion = await parseText(
       [
@@ -101,6 +101,23 @@ describe('mergeExports (spec section 5)', () => {
     ]);
     expect(merged.warnings).toEqual([
       'conversionCSV: 1 rows repeat an earlier date; the first row of each date was kept',
+    ]);
+  });
+
+  it("passes each file's notices on, after the swap's, and compares no date range it cut", async () => {
+    // Constructed: the redownloads file's second row opens a quote it never closes.
+    const a = await parseText('Date,Impressions,B\n7/1/25,1,2\n7/2/25,3,4\n', 'conversionCSV');
+    const b = await parseText('Date,Redownloads,C\n7/1/25,5,1\n7/2/25,"6,2\n', 'redownloadsCSV');
+    const merged = mergeExports({ conversion: b, redownloads: a });
+    expect(merged.swapped).toBe(true);
+    expect(merged.notices).toHaveLength(2);
+    expect(merged.notices[0]).toMatch(/each other's slots/);
+    expect(merged.notices[1]).toBe(
+      'The redownloads data file: lines 3 to the end of the file were left out, unreadable as CSV rows (the quote opened on line 3 is never closed), so the days written there have no values; fix the quote and upload again.',
+    );
+    expect(merged.toRowObjects()).toEqual([
+      { Date: '7/1/25', Impressions: 1, B: 2, Redownloads: 5, C: 1, Territory: null },
+      { Date: '7/2/25', Impressions: 3, B: 4, Redownloads: null, C: null, Territory: null },
     ]);
   });
 

@@ -1,13 +1,14 @@
 import type { TChartCell, TChartDataRow, TMergedData, TUploadField } from '@aso/contracts';
 import type { TDatasetRowsChunk } from '@aso/db';
 import { isoFromDayNumber, NO_DAY } from './export-day.parser';
-import { MAX_EXPORT_ROWS, type ParsedExport } from './export.parser';
+import { MAX_EXPORT_ROWS } from './export-limits';
+import type { ParsedExport } from './export-result';
 import { assertSameListing, assignRoles, territoryOf } from './exports.crosscheck';
 import type { TExportDelimiter, TExportEncoding } from './text-decoder.stream';
 
-/** Name of the column the merge adds (spec section 5). */
+/** Name of the column the merge adds (docs/product.md#merging-exports). */
 export const TERRITORY_COLUMN = 'Territory';
-/** Rows in an upload answer's preview (spec section 3: Upload result). */
+/** Rows in an upload answer's preview (docs/product.md#entities: Upload result). */
 export const PREVIEW_ROWS = 10;
 
 /** What one input file contributed. */
@@ -126,9 +127,9 @@ interface TColumnPlan {
 }
 
 /**
- * The merged dataset (spec section 5), held compactly (docs/BENCHMARKS.md): each merged row is a
- * pair of row indexes into the two parsed exports, and its cells are read from them when asked for
- * ({@link rowCells}), so no object or array per row is kept.
+ * The merged dataset (docs/product.md#merging-exports), held compactly (docs/BENCHMARKS.md): each
+ * merged row is a pair of row indexes into the two parsed exports, and its cells are read from them
+ * when asked for ({@link rowCells}), so no object or array per row is kept.
  */
 export class MergedDataset {
   /** Number of merged rows (one per date). */
@@ -147,7 +148,10 @@ export class MergedDataset {
     readonly warnings: string[],
     /** True when a file was given in the other file's slot and used the right way round. */
     readonly swapped: boolean,
-    /** Sentences for the user about what the merge did (e.g. the swap). */
+    /**
+     * Sentences for the user about what the merge did: the swap, then each file's lines left
+     * out as unreadable (see `ParsedExport.notices`).
+     */
     readonly notices: string[],
     private readonly conv: ParsedExport | null,
     private readonly redl: ParsedExport | null,
@@ -253,11 +257,12 @@ export class MergedDataset {
 }
 
 /**
- * Merges the conversion export and the redownloads export (spec section 5); either may be
- * absent (one file alone works).
+ * Merges the conversion export and the redownloads export (docs/product.md#merging-exports); either
+ * may be absent (one file alone works).
  *
  * - Roles: each file is used as what its columns say it is, whatever slot it came in (see
- *   `assignRoles`); `swapped` and `notices` say when a file was moved.
+ *   `assignRoles`); `swapped` and `notices` say when a file was moved; `notices` also carry
+ *   each file's own (lines left out as unreadable CSV).
  * - Cross-check: two files must describe the same app, territory and date range (see
  *   `assertSameListing`).
  * - Rows are joined on the parsed day (rows whose date does not parse join on their text),
@@ -363,7 +368,7 @@ export function mergeExports(inputs: {
     [conv, redl].filter((s): s is TSide => s !== null).map((s) => fileInfo(s.file)),
     warnings,
     roles.swapped,
-    roles.notices,
+    [...roles.notices, ...(conv?.file.notices ?? []), ...(redl?.file.notices ?? [])],
     conv?.file ?? null,
     redl?.file ?? null,
     convRows.subarray(0, n),
@@ -374,8 +379,8 @@ export function mergeExports(inputs: {
 }
 
 /**
- * The `mergedData` of the upload answer (spec section 3: Upload result): headers, the first
- * 10 rows, the row count, the dataset's download id, app name and territory.
+ * The `mergedData` of the upload answer (docs/product.md#entities: Upload result): headers, the
+ * first 10 rows, the row count, the dataset's download id, app name and territory.
  */
 export function toMergedData(merged: MergedDataset, downloadId: string): TMergedData {
   const preview: TChartDataRow[] = [];

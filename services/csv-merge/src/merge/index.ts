@@ -2,11 +2,14 @@ import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { TUploadField } from '@aso/contracts';
 import type { ExportParsePool } from './export-parse.thread';
-import { nextTurn, PAUSE_EVERY_MS, parseExport, type TParseOptions } from './export.parser';
+import { nextTurn, PAUSE_EVERY_MS, type TParseOptions } from './export-limits';
+import { parseExport } from './export.parser';
 import { mergeExports, type MergedDataset } from './exports.merger';
 
 export { CsvExportError } from './csv-export.error';
-export { parseExport, nextTurn, type TParsedExport, type TParseOptions } from './export.parser';
+export { parseExport } from './export.parser';
+export { nextTurn, type TParseOptions } from './export-limits';
+export type { TParsedExport } from './export-result';
 export { ExportParsePool, THREAD_IN_FLIGHT_BYTES } from './export-parse.thread';
 export { toMergedData, MergedDataset, PREVIEW_ROWS } from './exports.merger';
 export { exportKind, parseDateRangeText } from './exports.crosscheck';
@@ -23,7 +26,7 @@ export interface TParseAndMergeOptions extends TParseOptions {
 }
 
 /**
- * Parses whichever exports were uploaded and merges them (spec section 5). Without
+ * Parses whichever exports were uploaded and merges them (docs/product.md#merging-exports). Without
  * `options.pool` the two files are parsed one after the other, so at most one upload stream
  * is read at a time; with it, both at once in the pool's threads. `options` go to each
  * `parseExport` (its `pause` is also awaited between the two on this thread; the threads

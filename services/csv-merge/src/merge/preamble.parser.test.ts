@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { looksLikeDateRange, parsePreamble } from './preamble.parser';
 
-describe('parsePreamble (spec section 5)', () => {
+describe('parsePreamble (docs/product.md#merging-exports)', () => {
   it('reads the key/value layout', () => {
     expect(
       parsePreamble([

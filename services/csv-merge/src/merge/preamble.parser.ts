@@ -1,4 +1,4 @@
-/** What the lines above an export's header row say (spec section 5). */
+/** What the lines above an export's header row say (docs/product.md#merging-exports). */
 export interface TPreamble {
   /** The app name: a `"Name",<app>` row, or the first line when it is a lone value. */
   appName: string | null;
@@ -57,8 +57,8 @@ function keyOf(cell: string): TKey | undefined {
 }
 
 /**
- * Reads the preamble rows of an export (spec section 5). Real exports vary (3 to 5 lines,
- * quoted or not, blank lines), so this is liberal:
+ * Reads the preamble rows of an export (docs/product.md#merging-exports). Real exports vary (3 to 5
+ * lines, quoted or not, blank lines), so this is liberal:
  *
  * - A row whose first cell is a known key ('Name', 'App Name', 'Territory', 'Country',
  *   'Date Range', 'View', ... case-insensitive, a trailing ':' allowed) sets that field from

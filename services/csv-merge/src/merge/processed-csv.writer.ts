@@ -2,7 +2,7 @@ import { writeDatasetCsv } from '@aso/db';
 import type { MergedDataset } from './exports.merger';
 
 /**
- * The processed CSV of a merged dataset (spec section 5) as one string: the bytes
+ * The processed CSV of a merged dataset (docs/product.md#reading-datasets) as one string: the bytes
  * `GET /api/download-merged/{id}` streams for the stored dataset (`writeDatasetCsv` of
  * @aso/db: formula-escaped text, numbers plain, missing values empty, LF line ends). The
  * worker no longer stores it (docs/BENCHMARKS.md); tests compare downloads with it.

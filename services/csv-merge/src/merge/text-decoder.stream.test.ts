@@ -15,7 +15,7 @@ async function readAll(bytes: Buffer | Buffer[]) {
 
 const CSV = 'Name,Café Ünïcode\nDate,A,B\n7/20/25,1,2\n';
 
-describe('openExportText (spec section 5)', () => {
+describe('openExportText (docs/product.md#merging-exports)', () => {
   it('reads UTF-8 without BOM', async () => {
     const r = await readAll(Buffer.from(CSV, 'utf8'));
     expect([r.encoding, r.bom, r.delimiter, r.text]).toEqual(['utf-8', false, ',', CSV]);
@@ -24,6 +24,18 @@ describe('openExportText (spec section 5)', () => {
   it('strips a UTF-8 BOM', async () => {
     const r = await readAll(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(CSV)]));
     expect([r.encoding, r.bom, r.text]).toEqual(['utf-8', true, CSV]);
+  });
+
+  it('strips two UTF-8 BOMs, and two UTF-16LE ones (constructed files)', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const r = await readAll(Buffer.concat([bom, bom, Buffer.from(CSV)]));
+    expect([r.encoding, r.bom, r.text]).toEqual(['utf-8', true, CSV]);
+    const wide = Buffer.concat([
+      Buffer.from([0xff, 0xfe, 0xff, 0xfe]),
+      Buffer.from(CSV, 'utf16le'),
+    ]);
+    const w = await readAll(wide);
+    expect([w.encoding, w.bom, w.text]).toEqual(['utf-16le', true, CSV]);
   });
 
   it('reads UTF-16LE with BOM, even when a character is split across chunks', async () => {

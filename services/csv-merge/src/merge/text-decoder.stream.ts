@@ -20,9 +20,14 @@ export interface TOpenedText {
 const BINARY_DETAIL =
   'the file is binary, not CSV text; expected a CSV export (UTF-8 or UTF-16 text) with a Date column';
 
+/** Byte order marks (U+FEFF) at the start of the decoded text. */
+const LEADING_BOMS = /^\ufeff+/;
+
 /** Bytes read before deciding encoding, binary content and delimiter. */
 export const SNIFF_BYTES = 64 * 1024;
-/** Lines within which the header row must appear (spec section 8 error message). */
+/**
+ * Lines within which the header row must appear (docs/product.md#error-catalogue error message).
+ */
 export const HEADER_SEARCH_LINES = 20;
 
 function toBuffer(chunk: unknown): Buffer {
@@ -101,6 +106,17 @@ function splitLine(line: string, delimiter: string): string[] {
   return cells;
 }
 
+/** Number of line ends (CRLF, LF or CR) in `text`. */
+export function countLineEnds(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10) count++;
+    else if (code === 13 && text.charCodeAt(i + 1) !== 10) count++;
+  }
+  return count;
+}
+
 /** A header cell naming the date column: exactly 'Date', trimmed, case-insensitive. */
 export function isDateHeaderCell(cell: string): boolean {
   return cell.replace(/^[\s\ufeff\u200b]+|[\s\u200b]+$/g, '').toLowerCase() === 'date';
@@ -124,10 +140,11 @@ export function sniffDelimiter(text: string): TExportDelimiter {
 }
 
 /**
- * Opens an uploaded export as text without reading it whole (spec section 5): reads up to the
- * first 64 KB to decide the encoding (UTF-8 with or without BOM, UTF-16LE/BE with BOM or
- * recognisably without, else Windows-1252 when the bytes are not UTF-8), rejects binary
- * content, and finds the delimiter; the rest is decoded chunk by chunk as it is read.
+ * Opens an uploaded export as text without reading it whole (docs/product.md#merging-exports):
+ * reads up to the first 64 KB to decide the encoding (UTF-8 with or without BOM, UTF-16LE/BE with
+ * BOM or recognisably without, else Windows-1252 when the bytes are not UTF-8), drops every byte
+ * order mark at the start (one or more), rejects binary content, and finds the delimiter; the
+ * rest is decoded chunk by chunk as it is read.
  *
  * @throws CsvExportError 'empty' for a file without bytes, 'binary' for non-text content,
  *   'read_failed' when the stream fails while sniffing.
@@ -167,9 +184,11 @@ export async function openExportText(input: Readable, field: TUploadField): Prom
     encoding = detectBomlessUtf16(sample) ?? fail('binary', BINARY_DETAIL);
   } else encoding = isValidUtf8(sample) ? 'utf-8' : 'windows-1252';
 
-  // The default (ignoreBOM: false) strips a leading BOM of the matching encoding.
+  // The default (ignoreBOM: false) strips a leading BOM of the matching encoding; a file saved
+  // twice by an editor that adds one each time starts with more, which would stick to the
+  // first cell (a preamble key or 'Date' no longer recognised), so all of them go.
   const decoder = new TextDecoder(encoding);
-  const sampleText = decoder.decode(sample, { stream: !ended });
+  const sampleText = decoder.decode(sample, { stream: !ended }).replace(LEADING_BOMS, '');
   if (looksBinary(sampleText)) {
     fail('binary', BINARY_DETAIL);
   }

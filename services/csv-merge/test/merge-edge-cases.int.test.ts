@@ -8,7 +8,7 @@ import {
   parseExport,
   writeProcessedCsv,
 } from '../src/merge/index';
-import { constructedFixture } from './fixture-paths.helper';
+import { constructedFixture } from './fixture-paths.helpers';
 
 function file(name: string): Readable {
   return createReadStream(constructedFixture(name));
@@ -226,7 +226,7 @@ describe('rejected exports', () => {
   });
 });
 
-describe('processed CSV against formula injection (spec section 5)', () => {
+describe('processed CSV against formula injection (docs/product.md#reading-datasets)', () => {
   it('escapes formula cells and keeps negative numbers as numbers', async () => {
     const merged = await parseAndMergeExports({
       conversionCSV: file('constructed-formula-cells.csv'),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildKpiReport } from '@aso/analytics';
 import { ZKpiReport } from '@aso/contracts';
 import { parseAndMergeExports } from '../src/merge/index';
-import { ascFixture, rawNumber, readSampleExport, SAMPLE_EXPORTS } from './fixture-paths.helper';
+import { ascFixture, rawNumber, readSampleExport, SAMPLE_EXPORTS } from './fixture-paths.helpers';
 
 /** The test's own M/D/YY reading (all sample dates are 20xx). */
 function iso(mdy: string): string {

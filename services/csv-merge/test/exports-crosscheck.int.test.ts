@@ -9,7 +9,7 @@ import {
   parseExport,
   toMergedData,
 } from '../src/merge/index';
-import { ascFixture, SAMPLE_EXPORTS } from './fixture-paths.helper';
+import { ascFixture, SAMPLE_EXPORTS } from './fixture-paths.helpers';
 
 const [HABIT, CALM, TINY] = SAMPLE_EXPORTS;
 

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { ZMergedData } from '@aso/contracts';
 import { parseAndMergeExports, toMergedData, writeProcessedCsv } from '../src/merge/index';
-import { ascFixture, rawNumber, readSampleExport, SAMPLE_EXPORTS } from './fixture-paths.helper';
+import { ascFixture, rawNumber, readSampleExport, SAMPLE_EXPORTS } from './fixture-paths.helpers';
 
 describe.each(SAMPLE_EXPORTS)('sample exports $appName / $territory', (sample) => {
   const conversionPath = ascFixture(sample.conversion);

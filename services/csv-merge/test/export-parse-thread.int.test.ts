@@ -14,7 +14,7 @@ import {
   constructedExport,
   constructedFixture,
   SAMPLE_EXPORTS,
-} from './fixture-paths.helper';
+} from './fixture-paths.helpers';
 
 /** Everything a parsed export tells, for comparing two parses of the same file. */
 function describeExport(p: TParsedExport) {

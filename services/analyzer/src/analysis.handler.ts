@@ -8,8 +8,8 @@ import {
 } from '@aso/contracts';
 import { analyzeListing } from '@aso/aso-rules';
 import { findAudit, finalizeAudit, markAuditRunning } from '@aso/db';
-import { UnrecoverableError, type JobHandler } from '@aso/queue';
-import type { WorkerDeps } from './worker.deps';
+import { UnrecoverableError, type TJobHandler } from '@aso/queue';
+import type { TWorkerDeps } from './worker.deps';
 import { appendDoneStep, appendTerminalOnce, runStep } from './analysis.steps';
 import { UsageMeter, type TAnalysisContext } from './providers/provider.types';
 
@@ -40,7 +40,7 @@ export function readChildListings(values: Record<string, unknown>): Map<string, 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /**
- * Builds the `analysis` job handler (DESIGN section 2, point 5). It runs when every `scrape`
+ * Builds the `analysis` job handler (docs/product.md#analysis-steps). It runs when every `scrape`
  * child completed, and:
  * 1. skips an audit already `failed`, and for one already `done` (a retried job) only makes
  *    sure its `complete` event exists;
@@ -56,7 +56,7 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
  * Failures (store data missing, database or Redis down) are recorded by the worker's
  * `failed` hook (`createFailureHandler`).
  */
-export function createAnalysisHandler(deps: WorkerDeps): JobHandler<'analysis'> {
+export function createAnalysisHandler(deps: TWorkerDeps): TJobHandler<'analysis'> {
   return async ({ auditId }, job, signal) => {
     const audit = await findAudit(deps.db, auditId);
     if (!audit) throw new UnrecoverableError(`audit ${auditId} does not exist`);

@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { TBusEvent, TProgressStep, TStepId } from '@aso/contracts';
-import type { ProgressBus } from '@aso/queue';
+import type { ProgressBus, TRedisClient } from '@aso/queue';
 
 /**
  * Appends one analysis step to the audit's progress stream as `in_progress` (progress 0,
@@ -70,7 +69,7 @@ export async function appendDoneStep(
  * retry can append it. Returns true when this call appended.
  */
 export async function appendTerminalOnce(
-  redis: Redis,
+  redis: TRedisClient,
   bus: ProgressBus,
   auditId: string,
   event: Extract<TBusEvent, { type: 'complete' | 'error' }>,

@@ -1,9 +1,12 @@
 import type { Job } from '@aso/queue';
 import { failAudit, findAudit } from '@aso/db';
-import type { WorkerDeps } from './worker.deps';
+import type { TWorkerDeps } from './worker.deps';
 import { appendTerminalOnce } from './analysis.steps';
 
-/** Message shown when nothing more precise can be said (spec section 8, 'Analysis Failed'). */
+/**
+ * Message shown when nothing more precise can be said (docs/product.md#error-catalogue, 'Analysis
+ * Failed').
+ */
 export const GENERIC_FAILURE = 'Failed to analyze app. Please try again.';
 
 const CHILD_FAILED = /^child (\S+) failed$/;
@@ -24,7 +27,10 @@ export function isFinalFailure(job: Pick<Job, 'attemptsMade' | 'opts'>, err: Err
  * in the US App Store'), prefixed with the app id for a competitor; for an `AnalysisFailure`,
  * its message; otherwise the generic 'Failed to analyze app. Please try again.'.
  */
-export async function failureMessage(deps: Pick<WorkerDeps, 'redis'>, err: Error): Promise<string> {
+export async function failureMessage(
+  deps: Pick<TWorkerDeps, 'redis'>,
+  err: Error,
+): Promise<string> {
   const child = CHILD_FAILED.exec(err.message);
   if (child) {
     const [reason, data] = await deps.redis.hmget(child[1]!, 'failedReason', 'data');
@@ -51,7 +57,7 @@ export async function failureMessage(deps: Pick<WorkerDeps, 'redis'>, err: Error
  * once), so a client never waits on a spinner forever. Attempts that will be retried are
  * left alone.
  */
-export function createFailureHandler(deps: WorkerDeps) {
+export function createFailureHandler(deps: TWorkerDeps) {
   return async (job: Job | undefined, err: Error): Promise<void> => {
     const auditId = (job?.data as { auditId?: unknown } | undefined)?.auditId;
     if (!job || typeof auditId !== 'string' || !isFinalFailure(job, err)) return;

@@ -1,13 +1,13 @@
 import { ZAuditInputs } from '@aso/contracts';
 import { findUnfinishedAudits } from '@aso/db';
 import { analysisJobId, type Producers } from '@aso/queue';
-import type { WorkerDeps } from './worker.deps';
+import type { TWorkerDeps } from './worker.deps';
 
 /** Audits looked at per recovery pass at most (the oldest first). */
 export const RECOVERY_BATCH = 500;
 
 /** Options of {@link createAuditRecovery}. */
-export interface AuditRecoveryOptions {
+export interface TAuditRecoveryOptions {
   /**
    * Audits younger than this (ms) are left alone: the gateway adds an audit's jobs right after
    * its row, and a pass must not race it (a double add would be harmless, but noisy).
@@ -28,9 +28,9 @@ export interface AuditRecoveryOptions {
  * re-enqueued.
  */
 export function createAuditRecovery(
-  deps: Pick<WorkerDeps, 'db' | 'redis' | 'log'>,
+  deps: Pick<TWorkerDeps, 'db' | 'redis' | 'log'>,
   producers: Producers,
-  opts: AuditRecoveryOptions,
+  opts: TAuditRecoveryOptions,
 ) {
   return async (): Promise<string[]> => {
     const audits = await findUnfinishedAudits(deps.db, { ...opts, limit: RECOVERY_BATCH });

@@ -3,7 +3,7 @@ import { parseEnv } from '@aso/contracts';
 import { lockEnv, ZWorkerBaseEnv } from '@aso/queue';
 
 /**
- * Environment of the analyzer worker (DESIGN section 7), parsed once at start.
+ * Environment of the analyzer worker (docs/product.md#configuration), parsed once at start.
  */
 export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   /**
@@ -17,9 +17,13 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9102),
   /** 'heuristic' (default, offline) or 'openai'; openai is chosen when OPENAI_API_KEY is set. */
   AI_PROVIDER: z.enum(['heuristic', 'openai']).optional(),
+  /** Key of the OpenAI-compatible server; when set, the model writes the audit's texts. */
   OPENAI_API_KEY: z.string().min(1).optional(),
+  /** Base URL of an OpenAI-compatible server (default: OpenAI's). */
   OPENAI_BASE_URL: z.string().url().optional(),
+  /** Model of the text sections. */
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+  /** Model that reads screenshots. */
   OPENAI_VISION_MODEL: z.string().default('gpt-4o-mini'),
   /** Timeout of one model call (ms). */
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
@@ -42,6 +46,7 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
    * `ANALYSIS_RATE_LIMIT_MAX` jobs per `ANALYSIS_RATE_LIMIT_DURATION_MS`.
    */
   ANALYSIS_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(50),
+  /** The window of `ANALYSIS_RATE_LIMIT_MAX` (ms). */
   ANALYSIS_RATE_LIMIT_DURATION_MS: z.coerce.number().int().min(10).default(1_000),
   /** iPhone screenshots per app sent to the vision model (the first ones matter most). */
   OPENAI_MAX_SCREENSHOTS: z.coerce.number().int().min(1).max(10).default(5),
@@ -74,7 +79,7 @@ export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
 
 /**
  * The analysis provider in use: `AI_PROVIDER` when set, else `openai` when `OPENAI_API_KEY`
- * is set, else `heuristic` (DESIGN section 2, analysis providers). Throws when `openai` is
+ * is set, else `heuristic` (docs/product.md#analysis-providers). Throws when `openai` is
  * asked for without a key.
  */
 export function selectProvider(

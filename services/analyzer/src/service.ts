@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { createDb, deferWhileDatabaseDown } from '@aso/db';
-import { ProgressBus, startWorkerService, type Worker, type WorkerService } from '@aso/queue';
+import { ProgressBus, startWorkerService, type Worker, type TWorkerService } from '@aso/queue';
 import { selectProvider, type TWorkerEnv } from './env';
 import { createAnalysisHandler } from './analysis.handler';
 import { createFailureHandler } from './audit-failure.hook';
@@ -8,7 +8,7 @@ import { createStaleAuditSweep } from './stale-audit.sweep';
 import { createAuditRecovery } from './audit-recovery';
 import { heuristicProvider } from './providers/heuristic.provider';
 import type { TAnalysisProvider } from './providers/provider.types';
-import type { WorkerDeps } from './worker.deps';
+import type { TWorkerDeps } from './worker.deps';
 
 /** Returns a memoised factory of the provider `env` selects (see `selectProvider`). */
 export function providerFactory(env: TWorkerEnv, log: Logger): () => Promise<TAnalysisProvider> {
@@ -47,12 +47,12 @@ export function providerFactory(env: TWorkerEnv, log: Logger): () => Promise<TAn
 export async function startAnalyzer(
   env: TWorkerEnv,
   opts: { handleSignals?: boolean; log?: Logger } = {},
-): Promise<WorkerService> {
+): Promise<TWorkerService> {
   return startWorkerService('analyzer', env, opts, (ctx) => {
     const { log } = ctx;
     const db = createDb(env.DATABASE_URL, { max: env.CONCURRENCY + 2, log });
     let worker: Worker | null = null;
-    const deps: WorkerDeps = {
+    const deps: TWorkerDeps = {
       env,
       db,
       redis: ctx.redis,

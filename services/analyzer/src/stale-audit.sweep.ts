@@ -3,7 +3,7 @@ import { failAudit, findUnfinishedAuditIds } from '@aso/db';
 import { analysisJobId } from '@aso/queue';
 import { appendTerminalOnce } from './analysis.steps';
 import { failureMessage, GENERIC_FAILURE } from './audit-failure.hook';
-import type { WorkerDeps } from './worker.deps';
+import type { TWorkerDeps } from './worker.deps';
 
 /** Audits looked at per sweep at most (the oldest first). */
 export const SWEEP_BATCH = 100;
@@ -12,17 +12,17 @@ export const SWEEP_BATCH = 100;
 const LIVE_STATES = new Set(['active', 'waiting', 'waiting-children', 'delayed', 'prioritized']);
 
 /**
- * Builds the sweep of audits left unfinished (spec section 8: the client must never wait on a
- * spinner forever). An audit still `queued` or `running` `olderThanMs` after its creation whose
- * `analysis` job (in `queue`) is no longer live (failed, completed, or gone: removed, or never
- * added) is marked `failed` and its stream gets the `error` event, once: the failure hook
- * normally does this, but not when the process died between BullMQ recording the failure and
- * the hook. The message is the one the hook would give (the failed scrape's own reason for a
- * failed child), else 'Failed to analyze app. Please try again.'. Idempotent and safe to run
+ * Builds the sweep of audits left unfinished (docs/product.md#error-catalogue: the client must
+ * never wait on a spinner forever). An audit still `queued` or `running` `olderThanMs` after its
+ * creation whose `analysis` job (in `queue`) is no longer live (failed, completed, or gone:
+ * removed, or never added) is marked `failed` and its stream gets the `error` event, once: the
+ * failure hook normally does this, but not when the process died between BullMQ recording the
+ * failure and the hook. The message is the one the hook would give (the failed scrape's own reason
+ * for a failed child), else 'Failed to analyze app. Please try again.'. Idempotent and safe to run
  * in every analyzer process at once. Returns the number of audits closed.
  */
 export function createStaleAuditSweep(
-  deps: Pick<WorkerDeps, 'db' | 'redis' | 'bus' | 'log'>,
+  deps: Pick<TWorkerDeps, 'db' | 'redis' | 'bus' | 'log'>,
   queue: Queue,
   olderThanMs: number,
 ) {

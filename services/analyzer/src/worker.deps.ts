@@ -1,16 +1,15 @@
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Db } from '@aso/db';
-import type { ProgressBus, Worker } from '@aso/queue';
+import type { TDb } from '@aso/db';
+import type { ProgressBus, Worker, TRedisClient } from '@aso/queue';
 import type { TWorkerEnv } from './env';
 import type { TAnalysisProvider } from './providers/provider.types';
 
 /** What the analyzer's handlers use. */
-export interface WorkerDeps {
+export interface TWorkerDeps {
   env: TWorkerEnv;
-  db: Db;
+  db: TDb;
   /** Command connection (progress appends, terminal-event guards, failed children's reasons). */
-  redis: Redis;
+  redis: TRedisClient;
   bus: ProgressBus;
   log: Logger;
   /** The configured provider, created on first use (the openai package loads lazily). */

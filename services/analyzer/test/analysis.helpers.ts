@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { AppNotFoundError } from '@aso/appstore';
 import {
@@ -8,14 +7,15 @@ import {
   type TReplayServer,
 } from '@aso/appstore/node';
 import { ZAuditInputs, type TAuditInputs, type TBusEvent } from '@aso/contracts';
-import { insertAudit, type Db } from '@aso/db';
+import { insertAudit, type TDb } from '@aso/db';
 import {
   createRedis,
   createTypedWorker,
   ProgressBus,
   Producers,
   UnrecoverableError,
-  type ProgressEntry,
+  type TProgressEntry,
+  type TRedisClient,
 } from '@aso/queue';
 import { parseWorkerEnv } from '../src/env';
 import { startAnalyzer } from '../src/service';
@@ -51,9 +51,9 @@ export const openAiEnv = (baseURL: string, extra: Record<string, string> = {}) =
 export const fixturesDir = () => `${process.env.FIXTURES_DIR || DEFAULT_FIXTURES_DIR}/appstore`;
 
 /** A running analyzer, a replay server and the test's `scrape` worker. */
-export interface AnalysisStack {
+export interface TAnalysisStack {
   replay: TReplayServer;
-  redis: Redis;
+  redis: TRedisClient;
   bus: ProgressBus;
   /** The test's producers (the gateway's layer): the audit flow, queue reads. */
   producers: Producers;
@@ -71,7 +71,7 @@ export async function startStack(
   db: { url: string },
   redisFixture: { url: string; prefix: string },
   env: Record<string, string> = {},
-): Promise<AnalysisStack> {
+): Promise<TAnalysisStack> {
   const replay = await startReplayServer({ port: 0, fixturesDir: fixturesDir() });
   const analyzer = await startAnalyzer(
     parseWorkerEnv({
@@ -106,6 +106,7 @@ export async function startStack(
       // Audits add no watched-listing jobs.
       'watch-read': () => Promise.reject(new Error('not used')),
       'watch-round': () => Promise.reject(new Error('not used')),
+      'keyword-round': () => Promise.reject(new Error('not used')),
     },
     { connection: scrapeConn, prefix: redisFixture.prefix, concurrency: 4 },
   );
@@ -133,7 +134,7 @@ export async function startStack(
  * (`Producers.addAuditFlow`). Returns the audit id.
  */
 export async function enqueueAudit(
-  db: Db,
+  db: TDb,
   producers: Producers,
   userId: string,
   inputs: TAuditInputs,
@@ -156,7 +157,7 @@ export async function waitForTerminal(
   bus: ProgressBus,
   auditId: string,
   timeoutMs = 30_000,
-): Promise<ProgressEntry[]> {
+): Promise<TProgressEntry[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const entries = await bus.read(auditId);
@@ -173,7 +174,7 @@ export async function waitForTerminal(
 
 /** The events of `entries` of type `type`. */
 export function eventsOf<T extends TBusEvent['type']>(
-  entries: ProgressEntry[],
+  entries: TProgressEntry[],
   type: T,
 ): Array<Extract<TBusEvent, { type: T }>> {
   return entries

@@ -195,7 +195,15 @@ describe('analysis job, openai provider against a local OpenAI-compatible server
         expect(result.structuredAnalysis[k].textSource).toBe('model');
         expect(result.structuredAnalysis[k].score).toBe(rules.structuredAnalysis[k].score);
         expect(result.structuredAnalysis[k].rules).toEqual(rules.structuredAnalysis[k].rules);
+        // A section not judged keeps no improvement, the model's included.
+        if (rules.structuredAnalysis[k].score === null)
+          expect(result.structuredAnalysis[k].improvements).toEqual([]);
+        else
+          expect(result.structuredAnalysis[k].improvements).toContain(
+            `Model improvement for ${k}.`,
+          );
       }
+      expect(result.structuredAnalysis.icon.score).toBeNull();
       expect(result.structuredAnalysis.title.improvements).toContain(
         'Suggested title: "Spotify: Music & Podcasts"',
       );

@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { it } from '@aso/testkit/vitest';
-import { findAudit, insertAudit, type Db } from '@aso/db';
+import { findAudit, insertAudit, type TDb } from '@aso/db';
 import { analysisJobId, createRedis, Producers, scrapeJobId } from '@aso/queue';
 import { createTestUser, deletePrefix } from '@aso/testkit';
 import { createAuditRecovery } from '../src/audit-recovery';
@@ -18,7 +18,7 @@ import {
 const MINUTE_MS = 60_000;
 
 /** Inserts an audit row only (no jobs), `ageMs` old. */
-async function auditRow(db: Db, userId: string, ageMs: number, inputs: object): Promise<string> {
+async function auditRow(db: TDb, userId: string, ageMs: number, inputs: object): Promise<string> {
   const row = await insertAudit(db, {
     userId,
     accessCodeId: null,

@@ -109,7 +109,7 @@ function schemaName(body: TRecordedRequest['body']): string {
 }
 
 /**
- * A local OpenAI-compatible HTTP server for tests (DESIGN section 8: "the LLM a local
+ * A local OpenAI-compatible HTTP server for tests (docs/product.md#testing-rules: "the LLM a local
  * OpenAI-compatible server") that enforces what the real API enforces: a `response_format`
  * sent with `strict: true` must fit the Structured Outputs subset (the same checker as the
  * provider's, `strictSchemaViolation`), and JSON mode needs the word JSON in the messages;
@@ -252,6 +252,13 @@ export const VALID_ANSWERS: Record<string, (req: TRecordedRequest) => unknown> =
         title: 'Run an event',
         action: 'Publish a challenge event.',
         expectedEffect: 'More search placements.',
+      },
+      // The icon is not judged by the rules: a recommendation on it is dropped.
+      {
+        section: 'icon',
+        title: 'Redraw the icon',
+        action: 'Use a bolder symbol.',
+        expectedEffect: 'More taps.',
       },
     ],
   }),

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { createTestUser } from '@aso/testkit';
 import { it } from '@aso/testkit/vitest';
-import { findAudit, insertAudit, type Db } from '@aso/db';
+import { findAudit, insertAudit, type TDb } from '@aso/db';
 import {
   analysisJobId,
   createRedis,
@@ -18,7 +18,7 @@ import { eventsOf, SPOTIFY } from './analysis.helpers';
 
 const HOUR_MS = 3_600_000;
 
-async function audit(db: Db, userId: string, ageMs: number): Promise<string> {
+async function audit(db: TDb, userId: string, ageMs: number): Promise<string> {
   const row = await insertAudit(db, {
     userId,
     accessCodeId: null,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseEnv } from '@aso/contracts';
 import { lockEnv, ZWorkerBaseEnv } from '@aso/queue';
 
-/** Environment of the render worker (DESIGN section 7), parsed once at start. */
+/** Environment of the render worker (docs/product.md#configuration), parsed once at start. */
 export const ZRenderEnv = ZWorkerBaseEnv.extend({
   // Rendering waits on Chromium (a separate process), so the event loop is free to renew the
   // lock every 5 s: a short lock hands a killed worker's render on within about 15 s.

@@ -1,30 +1,95 @@
-import { randomBytes, createHash } from 'node:crypto';
-import { insertSession, revokeSession, upsertDocument, type Db } from '@aso/db';
+import { randomBytes } from 'node:crypto';
+import {
+  findUserById,
+  hashSessionToken,
+  insertSession,
+  revokeSession,
+  upsertDocument,
+  type TDb,
+} from '@aso/db';
 import {
   CACHE_SCOPES,
+  handOnRenderTurn,
   publishInvalidation,
   UnrecoverableError,
-  type JobHandler,
+  type Job,
+  type TJobHandler,
+  type Producers,
   type TRenderPdfJob,
+  type TRedisClient,
 } from '@aso/queue';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { BrowserPool } from './browser.pool';
 import type { TRenderEnv } from './env';
 
 /** What the render handler uses. */
-export interface RenderDeps {
+export interface TRenderDeps {
   env: TRenderEnv;
-  db: Db;
+  db: TDb;
   log: Logger;
   browsers: BrowserPool;
-  /** Command connection: tells the api replicas to drop the revoked session from their caches. */
-  redis: Redis;
+  /**
+   * Command connection: tells the api replicas to drop the revoked session from their caches,
+   * and hands the owner's render turn on when a render ends.
+   */
+  redis: TRedisClient;
+  /** Adds the job of the owner's next render (docs/product.md#pdf-reports). */
+  producers: Producers;
+  /**
+   * True for an error after which the worker defers the job (the database is down) rather
+   * than failing it: the render keeps its owner's turn then.
+   */
+  isDeferred?: (err: unknown) => boolean;
 }
 
 /** The print page of a subject in the web app (apps/web print routes). */
 export function printPath(data: Pick<TRenderPdfJob, 'kind' | 'subjectId'>): string {
   return `/print/${data.kind}/${encodeURIComponent(data.subjectId)}`;
+}
+
+/**
+ * The paper: A4 (210 mm wide) with 10 mm side margins, printed at {@link PRINT_SCALE}. The page
+ * is laid out at the width the printed content has before scaling, so charts (canvas, sized
+ * once when drawn) come out exactly as wide as the page.
+ */
+const PAPER = { widthMm: 210, sideMarginMm: 10 } as const;
+/** Print scale: 16 px body text prints at 9 pt, and the desktop layout (957 px) fits A4. */
+const PRINT_SCALE = 0.75;
+/** CSS px per mm (96 px per inch). */
+const PX_PER_MM = 96 / 25.4;
+/** Width (CSS px) at which print pages are laid out: A4's printable width / scale. */
+export const PRINT_LAYOUT_WIDTH_PX = Math.round(
+  ((PAPER.widthMm - 2 * PAPER.sideMarginMm) * PX_PER_MM) / PRINT_SCALE,
+);
+/**
+ * Longest wait for the page's images once it is ready (ms): the print page gives an image up
+ * for its placeholder after 3 s (apps/web `PRINT_IMAGE_WAIT_MS`), this bounds the rest.
+ */
+const IMAGE_SETTLE_MS = 5_000;
+
+/** `text` safe inside HTML (the header and footer templates are HTML). */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The header and footer Chromium prints on every page (`page.pdf` `headerTemplate` and
+ * `footerTemplate`; `pageNumber` and `totalPages` are filled in by Chromium): `header` (the
+ * print page's `data-print-header`: app, storefront, audit date) at the top, the report's
+ * kind and the page number at the bottom. Template text needs its own font size: it does not
+ * inherit the page's styles.
+ */
+export function headerFooterTemplates(
+  header: string,
+  kind: TRenderPdfJob['kind'],
+): { headerTemplate: string; footerTemplate: string } {
+  const style =
+    'font-family:system-ui,sans-serif;font-size:8px;color:#666;width:100%;padding:0 10mm;display:flex;justify-content:space-between';
+  const title = kind === 'audit' ? 'ASO audit report' : 'Analytics dashboard report';
+  return {
+    headerTemplate: `<div style="${style}"><span>${escapeHtml(header)}</span></div>`,
+    footerTemplate: `<div style="${style}"><span>${title}</span><span>page <span class="pageNumber"></span> of <span class="totalPages"></span></span></div>`,
+  };
 }
 
 /** Pages of a PDF written by Chromium: its `/Type /Page` objects. */
@@ -52,25 +117,68 @@ export function pdfFileName(title: string, kind: TRenderPdfJob['kind']): string 
  * - The page is opened as the owner through a session of its own, created for this render
  *   (never passed through the job) and revoked when it ends, in the database and in the api
  *   replicas' session caches (a revoked token must not keep opening pages until they expire).
- * - Progress: 10 browser ready, 40 page loaded, 80 PDF written, 100 stored.
+ * - The page is laid out for paper from the start: print media, {@link PRINT_LAYOUT_WIDTH_PX}
+ *   wide, so charts are drawn at the page's width; it is printed once it says it is ready and
+ *   its images have loaded or given way to placeholders (never on network idle: images of an
+ *   unreachable host would hold it for their whole timeout).
+ * - Header (app, storefront, audit date) and footer (page numbers) on every page.
+ * - Progress: 10 browser ready, 40 page loaded, 80 PDF written, 100 stored; the time of each
+ *   phase is logged with the result.
  * - The whole render is bounded by `RENDER_TIMEOUT_MS`; the job's abort signal (shutdown)
  *   closes the page at once.
  *
  * @throws UnrecoverableError when the owner no longer exists or the page says the subject is
  *   missing (a retry cannot help); other errors (Chromium, timeouts) are retried once.
  */
-export function createRenderHandler(deps: RenderDeps): JobHandler<'render-pdf'> {
+export function createRenderHandler(deps: TRenderDeps): TJobHandler<'render-pdf'> {
+  const render = createPdfRenderer(deps);
+  return async (data, job, signal) => {
+    try {
+      const result = await render(data, job, signal);
+      await handOn(deps, data, job);
+      return result;
+    } catch (err) {
+      // A shutdown or a deferred job comes back: it keeps the owner's turn.
+      const deferred = signal.aborted || (deps.isDeferred?.(err) ?? false);
+      if (!deferred && isLastAttempt(job, err)) await handOn(deps, data, job);
+      throw err;
+    }
+  };
+}
+
+/**
+ * True when `err` ends `job` for good: BullMQ moves it to failed rather than retrying it (an
+ * UnrecoverableError, or its last attempt; `attemptsMade` counts the attempts that failed
+ * before this one).
+ */
+export function isLastAttempt(job: Pick<Job, 'attemptsMade' | 'opts'>, err: unknown): boolean {
+  return err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
+
+/**
+ * Hands the owner's render turn to their next lined render, once this one ended for good
+ * (docs/product.md#pdf-reports). Never throws: a hand-on that fails is repaired by the api,
+ * whose waiting requests check that the owner's current render is on its way.
+ */
+async function handOn(deps: TRenderDeps, data: TRenderPdfJob, job: Pick<Job, 'id'>): Promise<void> {
+  try {
+    const next = await handOnRenderTurn(deps.producers, deps.redis, data);
+    if (next)
+      deps.log.debug({ jobId: job.id, userId: data.userId }, 'next render of the owner queued');
+  } catch (err) {
+    deps.log.warn({ jobId: job.id, err }, "could not queue the owner's next render");
+  }
+}
+
+/** The render itself (see {@link createRenderHandler}). */
+function createPdfRenderer(deps: TRenderDeps): TJobHandler<'render-pdf'> {
   const { env, db, log } = deps;
   return async (data, job, signal) => {
-    const owner = await db
-      .selectFrom('users')
-      .select(['id', 'access_code_id'])
-      .where('id', '=', data.userId)
-      .executeTakeFirst();
+    const owner = await findUserById(db, data.userId);
     if (!owner?.access_code_id) throw new UnrecoverableError('the owner of this subject is gone');
 
     const token = randomBytes(32).toString('base64url');
-    const tokenHash = createHash('sha256').update(token, 'utf8').digest('hex');
+    const tokenHash = hashSessionToken(token);
     await insertSession(db, {
       tokenHash,
       userId: owner.id,
@@ -79,7 +187,15 @@ export function createRenderHandler(deps: RenderDeps): JobHandler<'render-pdf'> 
     });
     const deadline = AbortSignal.timeout(env.RENDER_TIMEOUT_MS);
     const stop = AbortSignal.any([signal, deadline]);
+    const phases: Record<string, number> = {};
+    let mark = performance.now();
+    const lap = (name: string) => {
+      const now = performance.now();
+      phases[name] = Math.round(now - mark);
+      mark = now;
+    };
     const browser = await deps.browsers.get();
+    lap('browserMs');
     await job.updateProgress(10);
     const context = await browser.createBrowserContext();
     const onStop = () => void context.close().catch(() => undefined);
@@ -87,13 +203,15 @@ export function createRenderHandler(deps: RenderDeps): JobHandler<'render-pdf'> 
     try {
       const page = await context.newPage();
       page.setDefaultTimeout(env.RENDER_TIMEOUT_MS);
-      await page.setViewport({ width: 1200, height: 1600 });
+      await page.setViewport({ width: PRINT_LAYOUT_WIDTH_PX, height: 1600 });
+      await page.emulateMediaType('print');
       await page.evaluateOnNewDocument((value: string) => {
         localStorage.setItem('sessionToken', value);
       }, token);
       const url = new URL(printPath(data), env.RENDER_APP_URL).toString();
-      await page.goto(url, { waitUntil: 'networkidle0' });
+      await page.goto(url, { waitUntil: 'domcontentloaded' });
       await page.waitForSelector('[data-print-state="ready"], [data-print-state="error"]');
+      lap('pageMs');
       // A string expression: this service has no DOM types.
       const outcome: unknown = await page.evaluate(
         `document.querySelector('[data-print-state="ready"]') ? 'ready' : 'error'`,
@@ -101,17 +219,32 @@ export function createRenderHandler(deps: RenderDeps): JobHandler<'render-pdf'> 
       if (outcome !== 'ready') {
         throw new UnrecoverableError(`the ${data.kind} could not be shown for printing`);
       }
+      // Images: loaded, failed (a placeholder then) or given up by the page; fonts drawn.
+      await page
+        .waitForFunction(
+          `Array.from(document.images).every((i) => i.complete) && document.fonts.status === 'loaded'`,
+          { timeout: IMAGE_SETTLE_MS, polling: 100 },
+        )
+        .catch(() => log.warn({ jobId: job.id }, 'printing before every image settled'));
+      lap('imagesMs');
       await job.updateProgress(40);
-      await page.emulateMediaType('print');
+      const header: unknown = await page.evaluate(
+        `document.documentElement.dataset.printHeader ?? document.title`,
+      );
       const pdf = await page.pdf({
         format: 'A4',
+        scale: PRINT_SCALE,
         printBackground: true,
-        margin: { top: '12mm', bottom: '14mm', left: '10mm', right: '10mm' },
+        margin: {
+          top: '14mm',
+          bottom: '14mm',
+          left: `${PAPER.sideMarginMm}mm`,
+          right: `${PAPER.sideMarginMm}mm`,
+        },
         displayHeaderFooter: true,
-        headerTemplate: '<span></span>',
-        footerTemplate:
-          '<div style="font-size:8px;width:100%;text-align:center;color:#888"><span class="pageNumber"></span> / <span class="totalPages"></span></div>',
+        ...headerFooterTemplates(typeof header === 'string' ? header : '', data.kind),
       });
+      lap('pdfMs');
       await job.updateProgress(80);
       const title = await page.title();
       const bytes = Buffer.from(pdf);
@@ -121,8 +254,12 @@ export function createRenderHandler(deps: RenderDeps): JobHandler<'render-pdf'> 
         { userId: data.userId, kind: data.kind, subjectId: data.subjectId },
         { version: data.version, fileName: pdfFileName(title, data.kind), pdf: bytes, pages },
       );
+      lap('storeMs');
       await job.updateProgress(100);
-      log.info({ jobId: job.id, kind: data.kind, bytes: bytes.length, pages }, 'pdf rendered');
+      log.info(
+        { jobId: job.id, kind: data.kind, bytes: bytes.length, pages, ...phases },
+        'pdf rendered',
+      );
       return { bytes: bytes.length, pages };
     } catch (err) {
       if (deadline.aborted)

@@ -2,10 +2,10 @@ import type { TAppRole, TStepId, TStepStatus } from '@aso/contracts';
 import type { ProgressBus } from '@aso/queue';
 
 /**
- * Reports one app's scrape steps on the audit's progress stream (DESIGN section 2 points 3-4)
- * as `app_step` events `{ appId, role, step_id, status, message, at (ISO 8601), emittedAt
- * (epoch ms) }`; the gateway aggregates them over the audit's apps into the client's steps
- * (with `progress_pct`, `started_at`, `ended_at`). It remembers the step in progress, so a
+ * Reports one app's scrape steps on the audit's progress stream (docs/product.md#progress-events
+ * and #scrape-steps) as `app_step` events `{ appId, role, step_id, status, message, at (ISO 8601),
+ * emittedAt (epoch ms) }`; the gateway aggregates them over the audit's apps into the client's
+ * steps (with `progress_pct`, `started_at`, `ended_at`). It remembers the step in progress, so a
  * failure can be reported on the step it happened in.
  */
 export class AppStepReporter {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { parseEnv, ZEnvFlag } from '@aso/contracts';
+import { KEYWORD_ALERT_DELTA_DEFAULT, parseEnv, ZEnvFlag } from '@aso/contracts';
 import { lockEnv, ZWorkerBaseEnv } from '@aso/queue';
 
 /**
- * Environment of the scraper worker (DESIGN section 7), parsed once at start. The lock
+ * Environment of the scraper worker (docs/product.md#configuration), parsed once at start. The lock
  * duration and stall interval (`LOCK_DURATION_MS`, `STALLED_INTERVAL_MS`) come from the shared
  * worker base.
  */
@@ -17,7 +17,9 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
   /** Port of /healthz and /metrics; 0 picks a free port. */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9101),
+  /** Origin of the iTunes Lookup and Search APIs (the replay server offline). */
   ITUNES_ORIGIN: z.string().url().default('https://itunes.apple.com'),
+  /** Origin of the App Store's product pages (the replay server offline). */
   APP_STORE_ORIGIN: z.string().url().default('https://apps.apple.com'),
   /** A snapshot younger than this is reused (seconds; default 24 h; 0 turns the cache off). */
   APP_CACHE_TTL: z.coerce.number().int().min(0).default(86_400),
@@ -56,6 +58,7 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
    * manual rate limit (the pause after a 429) when a limiter is configured.
    */
   SCRAPE_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(50),
+  /** The window of `SCRAPE_RATE_LIMIT_MAX` (ms). */
   SCRAPE_RATE_LIMIT_DURATION_MS: z.coerce.number().int().min(10).default(1_000),
   /**
    * How often each watched listing is read from the store (seconds; default 24 h), once
@@ -72,6 +75,47 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   WATCH_ROUND_EVERY_MS: z.coerce.number().int().min(1_000).default(300_000),
   /** Most reads one round queues (the rest are due at the next round). */
   WATCH_ROUND_MAX: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * How often each tracked (term, storefront) is read from the store's search (seconds;
+   * default 24 h), once however many users and apps track it.
+   */
+  KEYWORD_INTERVAL: z.coerce.number().int().min(60).default(86_400),
+  /** Spread of the next keyword read around `KEYWORD_INTERVAL` (ratio 0-1; default 0.1). */
+  KEYWORD_JITTER: z.coerce.number().min(0).max(1).default(0.1),
+  /** How often the keyword round looks for terms that are due (ms; default 5 min). */
+  KEYWORD_ROUND_EVERY_MS: z.coerce.number().int().min(1_000).default(300_000),
+  /** Most keyword reads one round queues (the rest are due at the next round). */
+  KEYWORD_ROUND_MAX: z.coerce.number().int().min(1).default(5_000),
+  /**
+   * Search reads per minute across every scraper replica (default 20: Apple documents the
+   * Search API as "limited to approximately 20 calls per minute",
+   * https://performance-partners.apple.com/search-api).
+   */
+  ITUNES_SEARCH_RATE_PER_MIN: z.coerce.number().int().min(1).max(600).default(20),
+  /**
+   * The window the search rate is counted over (ms; default 60 000, a minute). Benchmarks and
+   * tests shorten it so a round of many reads finishes; production keeps the minute.
+   */
+  ITUNES_SEARCH_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * Terms that had results and then answered none, within `KEYWORD_EMPTY_ALARM_WINDOW_S`,
+   * that raise the empty-answer alarm and pause the keyword round (default 3).
+   */
+  KEYWORD_EMPTY_ALARM_AFTER: z.coerce.number().int().min(1).default(3),
+  /** The window of `KEYWORD_EMPTY_ALARM_AFTER` (seconds). */
+  KEYWORD_EMPTY_ALARM_WINDOW_S: z.coerce.number().int().min(60).default(3_600),
+  /**
+   * First pause of the `keyword-search` queue after a throttled search read without
+   * Retry-After (ms; default 30 s); it doubles with each throttled answer of the read, with
+   * jitter, up to 15 minutes.
+   */
+  KEYWORD_THROTTLE_BACKOFF_MS: z.coerce.number().int().min(10).default(30_000),
+  /**
+   * Rank moves of this many places or more between two reads of a term notify the users
+   * tracking it (default 5; entering or leaving the top 10 always does;
+   * docs/product.md#keyword-ranks).
+   */
+  KEYWORD_ALERT_DELTA: z.coerce.number().int().min(1).max(200).default(KEYWORD_ALERT_DELTA_DEFAULT),
   /** Timeout of one webhook POST, connection to the end of the answer (ms). */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** Webhook POSTs at once per scraper process. */

@@ -1,7 +1,7 @@
 import { DEVICE_CLASSES, type TAppListing, type TDeviceClass } from '@aso/contracts';
 
 /**
- * What the scrape job's extraction steps report about a listing (DESIGN section 2 point 4:
+ * What the scrape job's extraction steps report about a listing (docs/product.md#scrape-steps:
  * `metadata_extraction`, `screenshot_analysis`, `preview_video_detection`, `in_app_events`).
  * Pure functions over a normalised `TAppListing`; the messages are the per-app step messages
  * of the progress stream.

@@ -9,14 +9,14 @@ import {
   findFreshSnapshot,
   findSnapshot,
   isDatabaseUnavailableError,
-  type AppSnapshotRow,
+  type TAppSnapshotRow,
 } from '@aso/db';
 import { StoreError } from '@aso/appstore/node';
 import {
   RateLimitError,
   UnrecoverableError,
   type Job,
-  type JobHandler,
+  type TJobHandler,
   type TJobData,
 } from '@aso/queue';
 import type { Logger } from 'pino';
@@ -38,7 +38,7 @@ import {
 import { recordStoreRead, storeReadOfFailure, storeReadOfResult } from './store-read.recorder';
 import { readStore } from './store.reader';
 import { storeSnapshot } from './snapshot.recorder';
-import type { WorkerDeps } from './worker.deps';
+import type { TWorkerDeps } from './worker.deps';
 
 /** The steps after `scrape`, each reporting what the listing holds. */
 const EXTRACTION_STEPS: ReadonlyArray<[TStepId, (listing: TAppListing) => string]> = [
@@ -53,7 +53,7 @@ export const FROM_CACHE = 'from cache';
 
 /** One scrape job in progress: what its steps share. */
 interface TScrapeRun {
-  deps: WorkerDeps;
+  deps: TWorkerDeps;
   data: TJobData<'scrape'>;
   job: Job<TJobData<'scrape'>>;
   signal: AbortSignal;
@@ -71,14 +71,17 @@ interface TCachedListing {
  * A stored snapshot's listing, or null when it no longer satisfies the listing schema or was
  * read in another page language than the one asked for now.
  */
-function cachedListing(row: AppSnapshotRow, language: string | null): TAppListing | null {
+function cachedListing(row: TAppSnapshotRow, language: string | null): TAppListing | null {
   const parsed = ZAppListing.safeParse(row.listing);
   if (!parsed.success) return null;
   const readIn = parsed.data.storeData?.requestedLanguage ?? null;
   return readIn === language ? parsed.data : null;
 }
 
-/** Step 1, `url_validation`: the job's URL, app id and storefront (spec section 5). */
+/**
+ * Step 1, `url_validation`: the job's URL, app id and storefront
+ * (docs/product.md#validation-rules).
+ */
 async function validateUrl(run: TScrapeRun): Promise<TScrapeTarget> {
   await run.steps.start('url_validation', STEP_LABELS.url_validation);
   const target = validateScrapeTarget(run.data);
@@ -266,12 +269,12 @@ async function handleFailure(run: TScrapeRun, error: unknown): Promise<never> {
 }
 
 /**
- * Builds the `scrape` job handler (DESIGN section 2 point 4). For one app of an audit it
+ * Builds the `scrape` job handler (docs/product.md#scrape-steps). For one app of an audit it
  * reports, on the audit's progress stream, each step `in_progress` then `done` (or `error`
  * with a message):
  *
  * 1. `url_validation` ({@link validateUrl}): the job's URL, app id, storefront and `?l=`
- *    language (App Store URL rules, spec 5);
+ *    language (App Store URL rules, docs/product.md#validation-rules);
  * 2. `cache_check` ({@link checkCache}): the latest snapshot younger than `APP_CACHE_TTL`
  *    seconds, read in the same language, is reused unless `bypassCache` ('Cache hit: snapshot
  *    from <ISO time>' / 'No fresh snapshot; scraping'); a job with `snapshotId` reads that
@@ -294,7 +297,7 @@ async function handleFailure(run: TScrapeRun, error: unknown): Promise<never> {
  * used); an unreachable database is thrown unchanged (the worker defers the job until it
  * answers); anything else is thrown for BullMQ to retry with the catalog's backoff (3 attempts).
  */
-export function createScrapeHandler(deps: WorkerDeps): JobHandler<'scrape'> {
+export function createScrapeHandler(deps: TWorkerDeps): TJobHandler<'scrape'> {
   return async (data, job, signal) => {
     const run: TScrapeRun = {
       deps,

@@ -35,10 +35,10 @@ export interface TScrapeTarget {
 }
 
 /**
- * The `url_validation` step: checks the job's URL with the App Store URL rules of spec section 5
- * (the same rules the form and the gateway apply) and that it names the job's app id and
- * storefront. Throws `ScrapeInputError` with the rule's message ('Enter a valid App Store URL.',
- * "Couldn't extract an app ID from this URL.") or naming the mismatch.
+ * The `url_validation` step: checks the job's URL with the App Store URL rules of
+ * docs/product.md#validation-rules (the same rules the form and the gateway apply) and that it
+ * names the job's app id and storefront. Throws `ScrapeInputError` with the rule's message ('Enter
+ * a valid App Store URL.', "Couldn't extract an app ID from this URL.") or naming the mismatch.
  */
 export function validateScrapeTarget(
   job: Pick<TScrapeJob, 'appId' | 'storefront' | 'appStoreUrl'>,
@@ -114,7 +114,7 @@ export interface TFailureContext {
 }
 
 /**
- * Decides what to do with a failed scrape (DESIGN section 2):
+ * Decides what to do with a failed scrape (docs/product.md#how-an-audit-runs):
  * - bad job input, an app the store does not know (`AppNotFoundError`: 'App not found in the
  *   <CC> App Store') and any store error that is not retryable (refused redirect, unknown page
  *   layout, oversized body) fail at once;

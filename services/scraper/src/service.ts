@@ -5,17 +5,25 @@ import {
   QUEUES,
   startWorkerService,
   type Worker,
-  type WorkerService,
+  type TWorkerService,
 } from '@aso/queue';
 import type { TWorkerEnv } from './env';
 import { createScrapeHandler } from './scrape.handler';
 import { createStoreReadMetrics } from './store-read.recorder';
-import type { WorkerDeps } from './worker.deps';
+import type { TWorkerDeps } from './worker.deps';
 import { createWatchReadHandler, createWatchRoundHandler } from './watch.handler';
 import { createWebhookDeliverHandler } from './webhook.handler';
+import {
+  createKeywordReadHandler,
+  createKeywordRoundHandler,
+  searchLimiter,
+} from './keyword.handler';
 
 /** Id of the job scheduler of the watch rounds (one across every scraper replica). */
 export const WATCH_ROUND_SCHEDULER_ID = 'watch-round';
+
+/** Id of the job scheduler of the keyword rounds (one across every scraper replica). */
+export const KEYWORD_ROUND_SCHEDULER_ID = 'keyword-round';
 
 /**
  * Starts the scraper worker on the `scrape` queue (audits' scrapes, watched listings' reads and
@@ -24,17 +32,19 @@ export const WATCH_ROUND_SCHEDULER_ID = 'watch-round';
  * `SCRAPE_RATE_LIMIT_DURATION_MS`, shared by every scraper process; BullMQ applies a manual
  * rate limit only when a limiter is set); the `webhook` worker (`WEBHOOK_CONCURRENCY`); and
  * the job scheduler of the watch rounds (every `WATCH_ROUND_EVERY_MS`, one id for every
- * replica).
+ * replica); the `keyword-search` worker (search reads under their own limiter, see
+ * `searchLimiter`) and the keyword rounds' scheduler (`KEYWORD_ROUND_EVERY_MS`).
  * `handleSignals: false` lets tests close it themselves.
  */
 export async function startScraper(
   env: TWorkerEnv,
   opts: { handleSignals?: boolean; log?: Logger } = {},
-): Promise<WorkerService> {
+): Promise<TWorkerService> {
   return startWorkerService('scraper', env, opts, async (ctx) => {
     const db = createDb(env.DATABASE_URL, { max: env.CONCURRENCY + 2, log: ctx.log });
     let worker: Worker | null = null;
-    const deps: WorkerDeps = {
+    let keywordWorker: Worker | null = null;
+    const deps: TWorkerDeps = {
       env,
       db,
       bus: new ProgressBus(ctx.redis, { prefix: env.QUEUE_PREFIX }),
@@ -44,6 +54,10 @@ export async function startScraper(
       worker: () => {
         if (!worker) throw new Error('scraper worker not started');
         return worker;
+      },
+      keywordWorker: () => {
+        if (!keywordWorker) throw new Error('keyword worker not started');
+        return keywordWorker;
       },
     };
     ctx.log.info(
@@ -60,6 +74,7 @@ export async function startScraper(
         scrape: createScrapeHandler(deps),
         'watch-read': createWatchReadHandler(deps),
         'watch-round': createWatchRoundHandler(deps),
+        'keyword-round': createKeywordRoundHandler(deps),
       },
       {
         deferOn: deferWhileDatabaseDown(ctx.log),
@@ -69,7 +84,18 @@ export async function startScraper(
     ctx.worker(
       QUEUES.webhook,
       { 'webhook-deliver': createWebhookDeliverHandler(deps) },
-      { concurrency: env.WEBHOOK_CONCURRENCY, deferOn: deferWhileDatabaseDown(ctx.log) },
+      { deferOn: deferWhileDatabaseDown(ctx.log) },
+    );
+    keywordWorker = ctx.worker(
+      QUEUES.keywordSearch,
+      { 'keyword-read': createKeywordReadHandler(deps) },
+      { deferOn: deferWhileDatabaseDown(ctx.log), limiter: searchLimiter(env) },
+    );
+    await ctx.producers.scheduleEvery(
+      KEYWORD_ROUND_SCHEDULER_ID,
+      'keyword-round',
+      {},
+      env.KEYWORD_ROUND_EVERY_MS,
     );
     await ctx.producers.scheduleEvery(
       WATCH_ROUND_SCHEDULER_ID,

@@ -16,13 +16,13 @@ import {
   listTargetWatchers,
   lockListing,
   markTargetChanged,
-  type AppSnapshotRow,
+  type TAppSnapshotRow,
 } from '@aso/db';
-import type { WorkerDeps } from './worker.deps';
+import type { TWorkerDeps } from './worker.deps';
 
 /** What {@link storeSnapshot} stored. */
-export interface StoredSnapshot {
-  snapshot: AppSnapshotRow;
+export interface TStoredSnapshot {
+  snapshot: TAppSnapshotRow;
   /** The fields that differ from the snapshot before it (empty for the first one). */
   changes: TDetectedChange[];
   /** Whether a listing change (not a store figure) was found: it raised the alerts. */
@@ -30,7 +30,7 @@ export interface StoredSnapshot {
 }
 
 /** The previous snapshot's listing, or null when it no longer satisfies the listing schema. */
-function listingOf(row: AppSnapshotRow): TAppListing | null {
+function listingOf(row: TAppSnapshotRow): TAppListing | null {
   const parsed = ZAppListing.safeParse(row.listing);
   return parsed.success ? parsed.data : null;
 }
@@ -52,10 +52,10 @@ function listingOf(row: AppSnapshotRow): TAppListing | null {
  * found whichever read sees it first.
  */
 export async function storeSnapshot(
-  deps: Pick<WorkerDeps, 'db' | 'producers' | 'log'>,
+  deps: Pick<TWorkerDeps, 'db' | 'producers' | 'log'>,
   listing: TAppListing,
   language: string | null,
-): Promise<StoredSnapshot> {
+): Promise<TStoredSnapshot> {
   const { result, deliveries } = await deps.db.transaction().execute(async (trx) => {
     await lockListing(trx, listing.appId, listing.storefront, language);
     const snapshot = await insertSnapshot(trx, {
@@ -70,7 +70,7 @@ export async function storeSnapshot(
     const previous = await findPreviousSnapshot(trx, snapshot);
     const before = previous ? listingOf(previous) : null;
     const changes = previous && before ? detectListingChanges(before, listing) : [];
-    const outcome: StoredSnapshot = {
+    const outcome: TStoredSnapshot = {
       snapshot,
       changes,
       listingChanged: changes.some((c) => changeKind(c.field) === 'listing'),

@@ -11,11 +11,11 @@ import {
   type TSourceReport,
 } from '@aso/appstore/node';
 import type { TListingField } from '@aso/contracts';
-import { insertStoreRead, type Db, type NewStoreReadInput } from '@aso/db';
+import { insertStoreRead, type TDb, type TNewStoreReadInput } from '@aso/db';
 import { METRIC_PREFIX } from '@aso/queue';
 
 /**
- * The drift alarm of the store reader (DESIGN section 2 "Store data sources"): each store read
+ * The drift alarm of the store reader (docs/product.md#store-data-sources): each store read
  * is recorded in `store_reads` (layout read, how the page went, the page fields found and
  * missing, the error) and every field a page lacked is counted in
  * `aso_store_fields_missing_total{layout,field}`. When Apple changes the product page, that
@@ -27,12 +27,12 @@ import { METRIC_PREFIX } from '@aso/queue';
 export const STORE_FIELDS_MISSING_METRIC = `${METRIC_PREFIX}store_fields_missing_total`;
 
 /** Counts the fields product pages lacked, per layout. */
-export interface StoreReadMetrics {
+export interface TStoreReadMetrics {
   countMissing(layout: string, fields: readonly string[]): void;
 }
 
 /** Registers `aso_store_fields_missing_total{layout,field}` in `registry`. */
-export function createStoreReadMetrics(registry: Registry): StoreReadMetrics {
+export function createStoreReadMetrics(registry: Registry): TStoreReadMetrics {
   const missing = new Counter({
     name: STORE_FIELDS_MISSING_METRIC,
     help: 'Listing fields a product page of this layout should carry but did not, per store read (layout "unknown": no parser recognised the page).',
@@ -67,7 +67,7 @@ function pageError(report: TSourceReport): string | null {
 }
 
 /** The store read of a scrape that returned a listing. */
-export function storeReadOfResult(result: TFetchAppListingResult): NewStoreReadInput {
+export function storeReadOfResult(result: TFetchAppListingResult): TNewStoreReadInput {
   const { listing, page, sources } = result;
   const base = {
     appId: listing.appId,
@@ -95,7 +95,7 @@ export function storeReadOfResult(result: TFetchAppListingResult): NewStoreReadI
 export function storeReadOfFailure(
   error: StoreError,
   app: { appId: string; storefront: string },
-): NewStoreReadInput {
+): TNewStoreReadInput {
   const pageCause =
     error instanceof StoreUnavailableError ? error.causes['product page'] : undefined;
   const unread = unreadPage(pageCause ?? error);
@@ -116,8 +116,8 @@ export function storeReadOfFailure(
  * (the drift record must never fail a scrape): an error is passed to `onError`.
  */
 export async function recordStoreRead(
-  deps: { db: Db; metrics: StoreReadMetrics },
-  read: NewStoreReadInput,
+  deps: { db: TDb; metrics: TStoreReadMetrics },
+  read: TNewStoreReadInput,
   onError: (error: unknown) => void,
 ): Promise<void> {
   deps.metrics.countMissing(read.layout, read.missingFields);

@@ -5,20 +5,20 @@ import {
   isDatabaseUnavailableError,
   recordTargetRead,
 } from '@aso/db';
-import { RateLimitError, UnrecoverableError, watchReadJobId, type JobHandler } from '@aso/queue';
+import { RateLimitError, UnrecoverableError, watchReadJobId, type TJobHandler } from '@aso/queue';
 import { planFailure, snapshotDecision, validateScrapeTarget } from './scrape.policy';
 import { storeSnapshot } from './snapshot.recorder';
 import { recordStoreRead, storeReadOfFailure, storeReadOfResult } from './store-read.recorder';
 import { readStore } from './store.reader';
 import { requeueStrandedDeliveries } from './webhook.handler';
-import type { WorkerDeps } from './worker.deps';
+import type { TWorkerDeps } from './worker.deps';
 
 /**
  * When a target is next due after a read (epoch ms): `WATCH_INTERVAL` seconds from `now`,
  * spread uniformly over `WATCH_JITTER` of it (0.1: 95 % to 105 %).
  */
 export function nextCheckAt(
-  env: Pick<WorkerDeps['env'], 'WATCH_INTERVAL' | 'WATCH_JITTER'>,
+  env: Pick<TWorkerDeps['env'], 'WATCH_INTERVAL' | 'WATCH_JITTER'>,
   now: number,
   random = Math.random(),
 ): Date {
@@ -44,7 +44,7 @@ class PartialReadError extends Error {}
  *
  * Returns `{ snapshotId, changes }` (the changed fields) or `{ skipped }`.
  */
-export function createWatchReadHandler(deps: WorkerDeps): JobHandler<'watch-read'> {
+export function createWatchReadHandler(deps: TWorkerDeps): TJobHandler<'watch-read'> {
   return async (data, job, signal) => {
     const target = await findWatchTarget(deps.db, data.targetId);
     if (!target) return { skipped: 'not watched' };
@@ -122,7 +122,7 @@ const CLAIM_LEASE_S = 3_600;
  * deliveries whose job was lost ({@link requeueStrandedDeliveries}). Returns
  * `{ queued, requeuedDeliveries }`.
  */
-export function createWatchRoundHandler(deps: WorkerDeps): JobHandler<'watch-round'> {
+export function createWatchRoundHandler(deps: TWorkerDeps): TJobHandler<'watch-round'> {
   return async () => {
     const due = await claimDueTargets(deps.db, deps.env.WATCH_ROUND_MAX, CLAIM_LEASE_S);
     await deps.producers.addMany(

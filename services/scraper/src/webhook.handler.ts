@@ -1,7 +1,7 @@
 import { findWebhookDelivery, listStrandedWebhookDeliveries, recordWebhookAttempt } from '@aso/db';
-import { UnrecoverableError, type JobHandler } from '@aso/queue';
+import { UnrecoverableError, type TJobHandler } from '@aso/queue';
 import { postWebhook, WebhookAddressError } from '@aso/webhook';
-import type { WorkerDeps } from './worker.deps';
+import type { TWorkerDeps } from './worker.deps';
 
 /**
  * Builds the `webhook-deliver` handler: POSTs the stored event of delivery `deliveryId` to its
@@ -11,7 +11,7 @@ import type { WorkerDeps } from './worker.deps';
  * BullMQ with the catalog's exponential backoff (6 attempts from 10 s), and the last marks
  * the delivery `failed`. A refused address, or a webhook removed meanwhile, fails at once.
  */
-export function createWebhookDeliverHandler(deps: WorkerDeps): JobHandler<'webhook-deliver'> {
+export function createWebhookDeliverHandler(deps: TWorkerDeps): TJobHandler<'webhook-deliver'> {
   return async (data, job) => {
     const found = await findWebhookDelivery(deps.db, data.deliveryId);
     if (!found || found.delivery.status !== 'pending') return { skipped: 'not pending' };
@@ -69,7 +69,7 @@ const STRANDED_BATCH = 500;
  * @throws the database's or Redis's error (the round fails and runs again on schedule).
  */
 export async function requeueStrandedDeliveries(
-  deps: Pick<WorkerDeps, 'db' | 'producers' | 'log'>,
+  deps: Pick<TWorkerDeps, 'db' | 'producers' | 'log'>,
 ): Promise<number> {
   const ids = await listStrandedWebhookDeliveries(deps.db, STRANDED_AFTER_MS, STRANDED_BATCH);
   await deps.producers.addMany(

@@ -5,9 +5,9 @@
 import { sql } from 'kysely';
 import { describe, expect } from 'vitest';
 import { it } from '@aso/testkit/vitest';
-import { insertStoreRead, readStoreHealth, type NewStoreReadInput } from '@aso/db';
+import { insertStoreRead, readStoreHealth, type TNewStoreReadInput } from '@aso/db';
 
-const read = (over: Partial<NewStoreReadInput>): NewStoreReadInput => ({
+const read = (over: Partial<TNewStoreReadInput>): TNewStoreReadInput => ({
   appId: '1',
   storefront: 'us',
   appName: 'App',

@@ -29,7 +29,7 @@ import type {
 } from './provider.types';
 
 /** Options of {@link createOpenAiProvider} (from the analyzer's env). */
-export interface OpenAiProviderOptions {
+export interface TOpenAiProviderOptions {
   apiKey: string;
   /** Any OpenAI-compatible server (`OPENAI_BASE_URL`); the official API when omitted. */
   baseURL?: string;
@@ -61,7 +61,10 @@ const REWRITE_LIMITS: Partial<Record<TSectionKey, number>> = {
   keywords: KEYWORD_FIELD_MAX_BYTES,
 };
 
-/** A rewrite kept only when it fits the field's limit (DESIGN section 2: rewrites are re-checked). */
+/**
+ * A rewrite kept only when it fits the field's limit (docs/product.md#how-an-audit-runs: rewrites
+ * are re-checked).
+ */
 export function checkedRewrite(section: TSectionKey, text: string | null): string | null {
   const t = text?.trim();
   if (!t) return null;
@@ -71,7 +74,10 @@ export function checkedRewrite(section: TSectionKey, text: string | null): strin
   return charCount(t) <= limit ? t : null;
 }
 
-/** A screenshot review as one text, ending with its 'To improve:' part (spec section 2). */
+/**
+ * A screenshot review as one text, ending with its 'To improve:' part
+ * (docs/product.md#result-page).
+ */
 export function screenshotReviewText(r: TScreenshotReview): string | null {
   const body = [cleanModelText(r.summary), cleanModelText(r.firstThree)].filter(Boolean).join(' ');
   if (!body) return null;
@@ -87,15 +93,15 @@ const rulesOnly = (section: TSectionAnalysis, reason: string): TSectionAnalysis 
 });
 
 /**
- * The `openai` provider (DESIGN section 2): screenshots go as image inputs to the vision
- * model, section texts and recommendations come from the text model as structured output
+ * The `openai` provider (docs/product.md#how-an-audit-runs): screenshots go as image inputs to the
+ * vision model, section texts and recommendations come from the text model as structured output
  * (strict Structured Outputs, or JSON mode validated by zod), with the rules' counts, limits,
- * scores and findings given as facts; scores and confidences stay the rules'. A call that
- * fails (see `callModel`) never fails the audit: the texts it was for fall back to the rules'
- * with `textSource: 'rules'` and the reason. The `openai` package is loaded on first use.
+ * scores and findings given as facts; scores and confidences stay the rules'. A call that fails
+ * (see `callModel`) never fails the audit: the texts it was for fall back to the rules' with
+ * `textSource: 'rules'` and the reason. The `openai` package is loaded on first use.
  */
 export async function createOpenAiProvider(
-  opts: OpenAiProviderOptions,
+  opts: TOpenAiProviderOptions,
 ): Promise<TAnalysisProvider> {
   const { default: OpenAI } = await import('openai');
   const client = new OpenAI({
@@ -181,8 +187,10 @@ export async function createOpenAiProvider(
           const analysis = cleanModelText(texts[k].analysis);
           if (!analysis)
             return [k, rulesOnly(h[k], 'the model wrote no analysis for this section')];
-          const improvements = cleanModelList(texts[k].improvements, MAX_IMPROVEMENTS);
-          const rewrite = checkedRewrite(k, texts[k].suggestedRewrite);
+          // A section not judged gets no improvements: they would rest on data never read.
+          const improvements =
+            h[k].score === null ? [] : cleanModelList(texts[k].improvements, MAX_IMPROVEMENTS);
+          const rewrite = h[k].score === null ? null : checkedRewrite(k, texts[k].suggestedRewrite);
           if (rewrite)
             improvements.push(`Suggested ${SECTION_LABELS[k].toLowerCase()}: "${rewrite}"`);
           return [k, { ...h[k], analysis, improvements, textSource: 'model' }];
@@ -210,7 +218,8 @@ export async function createOpenAiProvider(
               const title = cleanModelText(r.title);
               const action = cleanModelText(r.action);
               const expectedEffect = cleanModelText(r.expectedEffect);
-              return title && action && expectedEffect
+              // Recommendations on a section that was not judged would rest on missing data.
+              return title && action && expectedEffect && structured[r.section].score !== null
                 ? [{ section: r.section, title, action, expectedEffect }]
                 : [];
             });

@@ -64,8 +64,8 @@ export interface TRecommendationsStepResult {
 }
 
 /**
- * An analysis provider (DESIGN section 2): one method per analysis step. Scores and
- * confidences always come from the rules (`ctx.heuristic`); a provider writes the texts. A
+ * An analysis provider (docs/product.md#how-an-audit-runs): one method per analysis step. Scores
+ * and confidences always come from the rules (`ctx.heuristic`); a provider writes the texts. A
  * provider never throws for a failed model call: the affected texts fall back to the rules'
  * (`textSource: 'rules'` with a `fallbackReason`), so the audit completes.
  */

@@ -1,8 +1,10 @@
 /**
- * Root of the web app: providers and routes (spec section 2 "Routes", section 6).
- * Anonymous visitors get the login screen on every path; signed-in users get `/`,
+ * Root of the web app: providers and routes (docs/product.md#routes and #roles-and-permissions).
+ * Anyone gets a shared audit at `/s/:token` (a share link, no account needed). Anonymous
+ * visitors get the login screen on every other path; signed-in users get `/`,
  * `/results/:id`, `/admin`, `/watchlist`, a watched app's timeline `/apps/:appId?storefront=`,
- * `/alerts`, and the 404 page anywhere else. 'Loading...' shows while the
+ * `/keywords` and an app's Keywords page `/apps/:appId/keywords?storefront=`, `/alerts`,
+ * `/settings/app-store-connect`, and the 404 page anywhere else. 'Loading...' shows while the
  * session check runs.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -12,9 +14,12 @@ import { LiveAnnouncer } from '@/components/ui/live-announcer';
 import { SkipLink } from '@/components/ui/skip-link';
 import { DeferredToaster } from '@/components/ui/deferred-toaster';
 import { AdminPage } from '@/features/admin';
+import { AscSettingsScreen } from '@/features/asc';
 import { AuthProvider, useAuth } from '@/features/auth/auth.context';
+import { KeywordsIndexScreen, KeywordsScreen } from '@/features/keywords';
 import { PrintAuditScreen, PrintDashboardScreen } from '@/features/print';
 import { ResultScreen } from '@/features/results';
+import { SharedScreen } from '@/features/share';
 import { MainScreen } from '@/features/shell/main-screen';
 import { ShellLayout } from '@/features/shell/shell-layout';
 import { LoadingScreen, NotFoundPage } from '@/features/shell/status-pages';
@@ -45,6 +50,8 @@ function SessionGate() {
 function AppRoutes() {
   return (
     <Routes>
+      {/* A share link opens without an account (and whatever session the browser holds). */}
+      <Route path="/s/:token" element={<SharedScreen />} />
       <Route element={<SessionGate />}>
         <Route element={<ShellLayout />}>
           <Route path="/" element={<MainScreen />} />
@@ -52,7 +59,10 @@ function AppRoutes() {
           <Route path="/admin" element={<AdminPage />} />
           <Route path="/watchlist" element={<WatchlistScreen />} />
           <Route path="/apps/:appId" element={<TimelineScreen />} />
+          <Route path="/keywords" element={<KeywordsIndexScreen />} />
+          <Route path="/apps/:appId/keywords" element={<KeywordsScreen />} />
           <Route path="/alerts" element={<AlertsScreen />} />
+          <Route path="/settings/app-store-connect" element={<AscSettingsScreen />} />
         </Route>
         {/* The PDF reports' pages (opened by the render worker; printable by anyone signed in). */}
         <Route path="/print/audit/:id" element={<PrintAuditScreen />} />

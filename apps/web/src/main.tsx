@@ -2,7 +2,10 @@ import './lib/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { trackInputModality } from './lib/input-modality';
 import './index.css';
+
+trackInputModality();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -31,7 +31,7 @@ export function screenHeading(): HTMLElement | null {
 }
 
 /** Event handlers of {@link useReturnFocus}, for a Radix Dialog, AlertDialog or Popover content. */
-export interface ReturnFocusHandlers {
+export interface TReturnFocusHandlers {
   onOpenAutoFocus: (event: Event) => void;
   onCloseAutoFocus: (event: Event) => void;
 }
@@ -44,7 +44,7 @@ export interface ReturnFocusHandlers {
  * - if the opener is gone (a deleted list row, the sign-up form), the screen's `h1` or `main`.
  * `own` are the caller's handlers, run first; calling `preventDefault()` there opts out.
  */
-export function useReturnFocus(own: Partial<ReturnFocusHandlers> = {}): ReturnFocusHandlers {
+export function useReturnFocus(own: Partial<TReturnFocusHandlers> = {}): TReturnFocusHandlers {
   const opener = useRef<HTMLElement | null>(null);
   const { onOpenAutoFocus, onCloseAutoFocus } = own;
   const onOpen = useCallback(

@@ -1,6 +1,9 @@
 import { useSyncExternalStore } from 'react';
 
-/** Widths below this (px) use the mobile layout: the sidebar becomes a sheet (spec section 9). */
+/**
+ * Widths below this (px) use the mobile layout: the sidebar becomes a sheet
+ * (docs/product.md#limits-and-constants).
+ */
 export const MOBILE_BREAKPOINT = 768;
 
 const query = `(max-width: ${MOBILE_BREAKPOINT - 1}px)`;

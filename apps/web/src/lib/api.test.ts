@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, arrayOf, serverMessage } from './api';
 
-describe('ApiError (spec section 8: "<status>: <body text>")', () => {
+describe('ApiError (docs/product.md#error-catalogue: "<status>: <body text>")', () => {
   it('uses the body text, or the status text when the body is empty', () => {
     const body = '{"message":"Audit not found","code":"NOT_FOUND"}';
     const error = new ApiError(404, body, 'Not Found');

@@ -1,23 +1,25 @@
 /**
- * The web app's one API client (spec sections 6-8, DESIGN sections 5-6). Every call:
+ * The web app's one API client (docs/product.md#roles-and-permissions, #api-calls and
+ * #error-catalogue, docs/product.md#access-and-sessions and #error-answers). Every call:
  * - carries `Authorization: Bearer <localStorage.sessionToken>` when a token is stored,
  * - is sent with `credentials: 'include'`,
  * - sends and parses JSON (a `FormData` body is sent as multipart, for uploads),
  * - turns a non-2xx answer into an {@link ApiError} (`@aso/api-client/error`, shared with the CLI)
  *   whose message is `"<status>: <body text>"` (or the status text when the body is empty;
- *   spec section 8),
+ *   docs/product.md#error-catalogue),
  * - optionally validates the answer with a `@aso/contracts` schema.
  *
  * Query factories per resource live in `./queries.ts`; TanStack Query defaults in
  * `./query-client.ts`.
  */
 import { ApiError } from '@aso/api-client/error';
+import { nextPageFromLink } from '@aso/contracts';
 import { getSessionToken } from './session';
 
 export { ApiError };
 
 /** Anything with zod's `parse` (every `@aso/contracts` schema qualifies). */
-export interface Schema<T> {
+export interface TSchema<T> {
   parse(data: unknown): T;
 }
 
@@ -25,13 +27,13 @@ export interface Schema<T> {
 export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Options of {@link apiFetch}. */
-export interface ApiFetchOptions<T> {
+export interface TApiFetchOptions<T> {
   /** Default 'GET'. */
   method?: THttpMethod;
   /** JSON-serialised unless it is a `FormData` (then sent as multipart, no content type set). */
   body?: unknown;
   /** Validates the parsed answer; a mismatch throws the schema's error. */
-  schema?: Schema<T>;
+  schema?: TSchema<T>;
   /** Extra headers, e.g. `x-access-code` for admin calls. */
   headers?: Record<string, string>;
   /** Aborts the call (TanStack Query passes one to query functions). */
@@ -41,7 +43,10 @@ export interface ApiFetchOptions<T> {
    * that wait for the merge should pass more (the gateway waits up to 60 s).
    */
   timeoutMs?: number;
-  /** 'null' makes a 401 answer resolve to `null` instead of throwing (spec section 7 notes). */
+  /**
+   * 'null' makes a 401 answer resolve to `null` instead of throwing (docs/product.md#api-calls
+   * notes).
+   */
   on401?: 'throw' | 'null';
 }
 
@@ -64,8 +69,34 @@ export function authHeaders(): Record<string, string> {
  */
 export async function apiFetch<T = unknown>(
   path: string,
-  options: ApiFetchOptions<T> = {},
+  options: TApiFetchOptions<T> = {},
 ): Promise<T> {
+  return (await request(path, options)).data;
+}
+
+/**
+ * One page of a list (docs/product.md#lists-and-pages): the answer and the address of the next
+ * page, from the `Link` header (null on the last page).
+ */
+export interface TPage<T> {
+  data: T;
+  next: string | null;
+}
+
+/**
+ * Calls the list at `path` (its first page, or a page's `next`) as {@link apiFetch} does, and
+ * answers the page with the address of the next one.
+ *
+ * @throws as {@link apiFetch}.
+ */
+export function apiFetchPage<T>(
+  path: string,
+  options: TApiFetchOptions<T> = {},
+): Promise<TPage<T>> {
+  return request(path, options);
+}
+
+async function request<T>(path: string, options: TApiFetchOptions<T>): Promise<TPage<T>> {
   const {
     method = 'GET',
     body,
@@ -93,17 +124,18 @@ export async function apiFetch<T = unknown>(
     credentials: 'include',
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
   });
-  if (res.status === 401 && on401 === 'null') return null as T;
+  if (res.status === 401 && on401 === 'null') return { data: null as T, next: null };
   const text = await res.text();
   if (!res.ok) throw new ApiError(res.status, text, res.statusText);
-  if (text === '') return undefined as T;
+  const next = nextPageFromLink(res.headers.get('link'));
+  if (text === '') return { data: undefined as T, next };
   const data: unknown = JSON.parse(text);
-  return schema ? schema.parse(data) : (data as T);
+  return { data: schema ? schema.parse(data) : (data as T), next };
 }
 
 /**
- * The server's message of a failed call, for toasts that show "the server message or
- * <fallback>" (spec section 8): the `message` of an `{ message, code }` body, else the raw
+ * The server's message of a failed call, for toasts that show "the server message or <fallback>"
+ * (docs/product.md#error-catalogue): the `message` of an `{ message, code }` body, else the raw
  * body text, else `fallback` (also for network errors and anything that is not an ApiError).
  */
 export function serverMessage(err: unknown, fallback: string): string {
@@ -112,7 +144,7 @@ export function serverMessage(err: unknown, fallback: string): string {
 }
 
 /** A schema for a JSON array whose items each pass `item` (contracts export item schemas). */
-export function arrayOf<T>(item: Schema<T>): Schema<T[]> {
+export function arrayOf<T>(item: TSchema<T>): TSchema<T[]> {
   return {
     parse(data: unknown): T[] {
       if (!Array.isArray(data)) throw new TypeError('expected a JSON array');

@@ -7,7 +7,7 @@ import {
   unreadReason,
 } from './audit.helpers';
 
-describe('estimateDurationMs (spec section 9)', () => {
+describe('estimateDurationMs (docs/product.md#limits-and-constants)', () => {
   it('maps the number of valid links to the estimate', () => {
     expect(estimateDurationMs(0)).toBe(0);
     expect(estimateDurationMs(1)).toBe(60_000);
@@ -29,7 +29,7 @@ describe('storefrontOf', () => {
   });
 });
 
-describe('savedAuditName (spec section 3: app name, CC, dd-mm-yyyy)', () => {
+describe('savedAuditName (docs/product.md#entities: app name, CC, dd-mm-yyyy)', () => {
   const date = new Date(2026, 0, 5, 12, 0, 0);
   it('builds the name from the app name, upper-case storefront and the date', () => {
     expect(
@@ -56,7 +56,7 @@ describe('savedAuditName (spec section 3: app name, CC, dd-mm-yyyy)', () => {
   });
 });
 
-describe('cleanScreenshotAnalysis (spec section 2)', () => {
+describe('cleanScreenshotAnalysis (docs/product.md#result-page)', () => {
   it('drops the trailing To improve part', () => {
     const text =
       'Instagram shows 7 iPhone screenshots, portrait (1 fewer than Spotify) and 0 iPad screenshots; it has a preview video. Its first 3 screenshots are filled, so search results show a full row. To improve: add a preview video as this competitor has.';

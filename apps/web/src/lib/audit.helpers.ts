@@ -1,5 +1,6 @@
 /**
- * Pure rules of the audit screens (spec sections 2, 3 and 9). No I/O, no React.
+ * Pure rules of the audit screens (docs/product.md#results-view, #entities and
+ * #limits-and-constants). No I/O, no React.
  */
 import { DEFAULT_STOREFRONT, parseAppStoreUrl } from '@aso/appstore';
 import { buildSavedAuditName } from '@aso/aso-rules';
@@ -7,8 +8,9 @@ import type { TAudit, TListingField } from '@aso/contracts';
 
 /**
  * Estimated duration of an audit by the number of valid App Store links (main app plus valid,
- * unique competitors), in ms (spec section 9): none 0, 1 -> 1 min, 2 -> 2 min, 3 -> 3 min,
- * 4 -> 3 min 40 s. More than 4 cannot happen (3 competitors at most) and counts as 4.
+ * unique competitors), in ms (docs/product.md#limits-and-constants): none 0, 1 -> 1 min, 2 -> 2
+ * min, 3 -> 3 min, 4 -> 3 min 40 s. More than 4 cannot happen (3 competitors at most) and counts as
+ * 4.
  */
 export function estimateDurationMs(validLinks: number): number {
   const n = Math.max(0, Math.floor(validLinks));
@@ -19,14 +21,14 @@ export function estimateDurationMs(validLinks: number): number {
 
 /**
  * The storefront (two lower-case letters) of an App Store URL: its two-letter path segment,
- * default 'us' (spec section 3, Saved audit).
+ * default 'us' (docs/product.md#entities, Saved audit).
  */
 export function storefrontOf(url: string | null | undefined): string {
   return parseAppStoreUrl(url).storefront || DEFAULT_STOREFRONT;
 }
 
 /**
- * Name of a saved audit: '<app name> <CC> <dd-mm-yyyy>' (spec section 3), e.g.
+ * Name of a saved audit: '<app name> <CC> <dd-mm-yyyy>' (docs/product.md#entities), e.g.
  * 'Spotify: Music and Podcasts US 21-11-2026'. The storefront comes from the audit's
  * `storefront` when it is two letters, else from its URL. Throws a RangeError for an invalid date.
  */
@@ -41,10 +43,11 @@ export function savedAuditName(
 }
 
 /**
- * Competitor screenshot analysis as the standalone result page shows it (spec section 2):
- * list numbering ('1.', '2)', '#1', '1 -') is removed at the start of each line, and
- * everything from the first 'To improve' or 'A/B Testing' part to the end is dropped (with
- * its heading markup such as '**' or '###'). Whitespace is tidied; paragraphs are kept.
+ * Competitor screenshot analysis as the standalone result page shows it
+ * (docs/product.md#result-page): list numbering ('1.', '2)', '#1', '1 -') is removed at the start
+ * of each line, and everything from the first 'To improve' or 'A/B Testing' part to the end is
+ * dropped (with its heading markup such as '**' or '###'). Whitespace is tidied; paragraphs are
+ * kept.
  */
 export function cleanScreenshotAnalysis(text: string | null | undefined): string {
   if (!text) return '';

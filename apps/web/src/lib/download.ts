@@ -3,9 +3,9 @@
  * header (a plain link could not send it) and handed to the browser as a file.
  */
 import { ApiError, authHeaders } from './api';
-import { fileNameFromDisposition } from './file-download.rules';
+import { fileNameFromDisposition } from './file-download.helpers';
 
-export { saveBlob } from './file-download.rules';
+export { saveBlob } from './file-download.helpers';
 
 /**
  * Fetches `path` as the signed-in user and returns the body with the server's file name

@@ -8,15 +8,17 @@ import {
   starFills,
 } from './format.helpers';
 
-describe('formatElapsed (mm:ss:ms, hundredths)', () => {
-  it('formats minutes, seconds and hundredths with two digits each', () => {
-    expect(formatElapsed(0)).toBe('00:00:00');
-    expect(formatElapsed(100)).toBe('00:00:10');
-    expect(formatElapsed(61_230)).toBe('01:01:23');
-    expect(formatElapsed(75 * 60_000)).toBe('75:00:00');
+describe('formatElapsed (minutes and seconds in words)', () => {
+  it('writes seconds alone under a minute, then minutes and seconds', () => {
+    expect(formatElapsed(0)).toBe('0 s');
+    expect(formatElapsed(999)).toBe('0 s');
+    expect(formatElapsed(25_400)).toBe('25 s');
+    expect(formatElapsed(85_000)).toBe('1 min 25 s');
+    expect(formatElapsed(120_000)).toBe('2 min 0 s');
+    expect(formatElapsed(75 * 60_000)).toBe('75 min 0 s');
   });
   it('treats negative input as zero', () => {
-    expect(formatElapsed(-5)).toBe('00:00:00');
+    expect(formatElapsed(-5)).toBe('0 s');
   });
 });
 

@@ -1,21 +1,19 @@
 /**
- * Pure display helpers of the audit screens (spec sections 2 and 9). No I/O, no React.
+ * Pure display helpers of the audit screens (docs/product.md#results-view and
+ * #limits-and-constants). No I/O, no React.
  */
 
 import { graphemeCount } from '@aso/contracts';
 
 /**
- * Elapsed time as `mm:ss:ms` (spec section 2: minutes:seconds:milliseconds), where the last
- * part is hundredths of a second (two digits; the view refreshes every 100 ms). Minutes grow
- * past 59 (`75:00:00`). Negative input counts as 0.
+ * Elapsed time in words, as the progress view's timer shows it: '0 s', '25 s', '1 min 25 s',
+ * '75 min 0 s' (whole seconds, rounded down; minutes grow past 59). Negative input counts as 0.
+ * Digits separated by colons ('00:01:25') read as a clock or as hours, not as a running time.
  */
 export function formatElapsed(elapsedMs: number): string {
-  const ms = Math.max(0, Math.floor(elapsedMs));
-  const minutes = Math.floor(ms / 60_000);
-  const seconds = Math.floor((ms % 60_000) / 1000);
-  const hundredths = Math.floor((ms % 1000) / 10);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(minutes)}:${pad(seconds)}:${pad(hundredths)}`;
+  const seconds = Math.floor(Math.max(0, elapsedMs) / 1000);
+  const minutes = Math.floor(seconds / 60);
+  return minutes === 0 ? `${seconds} s` : `${minutes} min ${seconds % 60} s`;
 }
 
 /**
@@ -47,7 +45,10 @@ export function formatRating(rating: number | string | null | undefined): string
   return Number.isFinite(n) ? n.toFixed(1) : '–';
 }
 
-/** Characters after which a description is cut with "Read more" (spec section 9). */
+/**
+ * Characters after which a description is cut with "Read more"
+ * (docs/product.md#limits-and-constants).
+ */
 export const DESCRIPTION_PREVIEW_CHARS = 300;
 
 /**

@@ -3,7 +3,7 @@ import { STEP_IDS } from '@aso/contracts';
 import { initialSteps, stepChangeAnnouncement, stepsReducer } from './progress-steps';
 
 describe('progress steps state', () => {
-  it('starts with the 12 spec steps pending, in order', () => {
+  it('starts with the 12 progress steps pending, in order', () => {
     const steps = initialSteps();
     expect(Object.keys(steps)).toEqual([...STEP_IDS]);
     expect(STEP_IDS).toHaveLength(12);

@@ -1,7 +1,7 @@
-/** State of the progress view's 12 steps (spec section 3 "Progress step"). Pure. */
+/** State of the progress view's 12 steps (docs/product.md#entities). Pure. */
 import { STEP_IDS, STEP_LABELS, type TProgressStep, type TStepId } from '@aso/contracts';
 
-/** Steps by id, in spec order. */
+/** Steps by id, in the documented order. */
 export type TStepsState = Record<TStepId, TProgressStep>;
 
 /** The initial state: all 12 steps pending. */

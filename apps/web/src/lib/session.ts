@@ -1,9 +1,9 @@
 /**
- * The browser side of a session (spec section 3 "Session", section 9 "Session key name"):
+ * The browser side of a session (docs/product.md#entities):
  * the bearer token lives in localStorage under `sessionToken`.
  */
 
-/** localStorage key of the session token (spec section 9). */
+/** localStorage key of the session token (docs/product.md#limits-and-constants). */
 export const SESSION_TOKEN_KEY = 'sessionToken';
 
 /** The stored session token, or null (also null where localStorage is unavailable). */

@@ -1,7 +1,8 @@
 /**
  * A local stand-in of the gateway for component tests, over real HTTP on the page's own origin
  * (happy-dom's location is moved to it, so the screens' relative `/api/...` calls reach it). It
- * records each request (method, path, body text) and answers the queued answer.
+ * records each request (method, path, body text) and answers the answer set for the longest
+ * matching path prefix, else the last answer set for every path.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,10 +16,15 @@ export interface TReceived {
 }
 
 /** The running stand-in. */
-export interface ApiStandIn {
+export interface TApiStandIn {
   received: TReceived[];
   /** Sets the answer of the following requests (JSON body). */
   answer: (status: number, body: unknown) => void;
+  /**
+   * Sets the answer of the following `method` requests whose path (with its query) starts with
+   * `prefix`, over {@link answer}'s.
+   */
+  answerFor: (method: string, prefix: string, status: number, body: unknown) => void;
   close: () => Promise<void>;
 }
 
@@ -33,14 +39,27 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Starts the stand-in on a free loopback port and points the page's location at it. */
-export async function startApiStandIn(): Promise<ApiStandIn> {
+export async function startApiStandIn(): Promise<TApiStandIn> {
   const received: TReceived[] = [];
   let next: { status: number; body: unknown } = { status: 500, body: { message: 'no answer' } };
+  const routes = new Map<string, { status: number; body: unknown }>();
   const server = createServer((req, res) => {
     void readBody(req).then((body) => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', body });
-      res.writeHead(next.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(next.body));
+      const method = req.method ?? '';
+      const url = req.url ?? '';
+      received.push({ method, url, body });
+      const route = [...routes.keys()]
+        .filter(
+          (key) => key.startsWith(`${method} `) && url.startsWith(key.slice(method.length + 1)),
+        )
+        .sort((a, b) => b.length - a.length)[0];
+      const answer = route ? routes.get(route)! : next;
+      if (answer.status === 204) {
+        res.writeHead(204).end();
+        return;
+      }
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -50,6 +69,9 @@ export async function startApiStandIn(): Promise<ApiStandIn> {
     received,
     answer: (status, body) => {
       next = { status, body };
+    },
+    answerFor: (method, prefix, status, body) => {
+      routes.set(`${method} ${prefix}`, { status, body });
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -3,9 +3,12 @@ import { cn } from '@/lib/utils';
 
 /** Product name shown in the sidebar and on the login screen. */
 export const PRODUCT_NAME = 'ASO Audit Robot';
-/** Tagline: a robot for ASO audits, a system for ASO analysis, iOS only, alpha (spec sections 1-2). */
+/**
+ * Tagline: a robot for ASO audits, a system for ASO analysis, iOS only, alpha
+ * (docs/product.md#what-the-product-does).
+ */
 export const PRODUCT_TAGLINE = 'a robot for ASO audits and analysis';
-/** Side text of the login screen (spec section 2). */
+/** Side text of the login screen (docs/product.md#sign-in-screen). */
 export const PRODUCT_SIDE_TEXT = 'a system for ASO analysis · iOS only · alpha';
 
 /** The robot mark. */

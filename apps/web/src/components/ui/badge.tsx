@@ -3,9 +3,13 @@ import { cva, type VariantProps } from 'class-variance-authority';
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
-/** Badge styles by `variant`. */
+/**
+ * Badge styles by `variant`. A badge never grows past its container: a text longer than the
+ * room a narrow card leaves ('no data for the previous period' in a phone's two-column grid)
+ * wraps inside it instead of sticking out of the card.
+ */
 export const badgeVariants = cva(
-  'inline-flex w-fit shrink-0 items-center justify-center gap-1 overflow-hidden rounded-md border px-2 py-0.5 text-xs font-medium whitespace-nowrap [&>svg]:size-3',
+  'inline-flex w-fit max-w-full shrink-0 items-center justify-center gap-1 overflow-hidden rounded-md border px-2 py-0.5 text-xs font-medium break-words [&>svg]:size-3 [&>svg]:shrink-0',
   {
     variants: {
       variant: {

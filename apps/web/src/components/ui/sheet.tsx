@@ -19,14 +19,14 @@ export function SheetContent({
   const returnFocus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <SheetPrimitive.Portal>
-      <SheetPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-fade-in" />
+      <SheetPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50 motion-safe:data-[state=open]:animate-fade-in" />
       <SheetPrimitive.Content
         data-slot="sheet-content"
         className={cn(
           'fixed inset-y-0 z-50 flex h-full flex-col gap-4 bg-background shadow-lg',
           side === 'left'
-            ? 'left-0 border-r data-[state=open]:animate-slide-in-left'
-            : 'right-0 border-l data-[state=open]:animate-slide-in-right',
+            ? 'left-0 border-r motion-safe:data-[state=open]:animate-slide-in-left'
+            : 'right-0 border-l motion-safe:data-[state=open]:animate-slide-in-right',
           className,
         )}
         {...props}

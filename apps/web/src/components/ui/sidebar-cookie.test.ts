@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SIDEBAR_COOKIE_MAX_AGE, SIDEBAR_COOKIE_NAME, readSidebarCookie } from './sidebar-cookie';
 
-describe('sidebar cookie (spec section 9)', () => {
+describe('sidebar cookie (docs/product.md#limits-and-constants)', () => {
   it('is sidebar_state, kept 7 days', () => {
     expect(SIDEBAR_COOKIE_NAME).toBe('sidebar_state');
     expect(SIDEBAR_COOKIE_MAX_AGE).toBe(7 * 24 * 60 * 60);

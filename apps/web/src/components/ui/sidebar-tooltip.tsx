@@ -3,11 +3,11 @@
  * tooltips). In its own chunk, fetched when the sidebar is collapsed, so the first load does not
  * carry the tooltip library and its positioning engine.
  *
- * Each entry has its own Radix provider: a single one above all entries could only be added
- * once the chunk is there, which would remount the whole sidebar. The spec's delays (section
- * 9: open after 700 ms; within 300 ms of another tooltip, at once) are kept by a flag the
- * entries share: while one tooltip is open, and for the skip delay after it closes, the others
- * open without delay.
+ * Each entry has its own Radix provider: a single one above all entries could only be added once
+ * the chunk is there, which would remount the whole sidebar. The documented delays
+ * (docs/product.md#limits-and-constants: open after 700 ms; within 300 ms of another tooltip, at
+ * once) are kept by a flag the entries share: while one tooltip is open, and for the skip delay
+ * after it closes, the others open without delay.
  */
 import { useSyncExternalStore, type ReactElement } from 'react';
 import {

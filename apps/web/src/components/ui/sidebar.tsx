@@ -1,5 +1,5 @@
 /**
- * The shadcn/ui sidebar, written for this app (spec section 2 "Sidebar behaviour", section 9):
+ * The shadcn/ui sidebar, written for this app (docs/product.md#sidebar):
  * - Ctrl/Cmd+B toggles it;
  * - the expanded/collapsed state is kept in the `sidebar_state` cookie for 7 days;
  * - 16rem wide, 3rem when collapsed to icons, and below 768 px a slide-in sheet 18rem wide.

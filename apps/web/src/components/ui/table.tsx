@@ -14,7 +14,7 @@ export function Table({
   return (
     <div
       data-slot="table-container"
-      className="relative w-full overflow-x-auto rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+      className="relative w-full overflow-x-auto rounded-md print:overflow-visible outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
       {...(scrollLabel ? { role: 'region', 'aria-label': scrollLabel, tabIndex: 0 } : {})}
     >
       <table

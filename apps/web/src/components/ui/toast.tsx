@@ -4,14 +4,19 @@ import { XIcon } from 'lucide-react';
 import { useEffect, useRef, type ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
-/** How long a toast stays (ms, spec section 9). */
+/**
+ * How long a toast that is not an error stays (ms, docs/product.md#limits-and-constants); an
+ * error stays until dismissed.
+ */
 export const TOAST_DURATION_MS = 5000;
-/** Swipe distance (px) to the right that dismisses a toast (spec section 9). */
+/**
+ * Swipe distance (px) to the right that dismisses a toast (docs/product.md#limits-and-constants).
+ */
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
-/** Key that moves focus to the notification area (spec section 9). */
+/** Key that moves focus to the notification area (docs/product.md#limits-and-constants). */
 export const TOAST_HOTKEY = ['F8'];
 
-/** Toast context with the spec's duration, swipe direction and threshold. */
+/** Toast context with the documented duration, swipe direction and threshold. */
 export function ToastProvider(props: ComponentProps<typeof ToastPrimitives.Provider>) {
   return (
     <ToastPrimitives.Provider
@@ -58,7 +63,9 @@ export function ToastViewport({
       ref={viewport}
       hotkey={TOAST_HOTKEY}
       className={cn(
-        'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]',
+        // At the bottom on every size: an error stays until dismissed, and on a phone the top
+        // holds the header (the sidebar button) it would cover.
+        'fixed bottom-0 z-[100] flex max-h-screen w-full flex-col p-4 sm:right-0 md:max-w-[420px]',
         className,
       )}
       {...props}
@@ -67,7 +74,7 @@ export function ToastViewport({
 }
 
 const toastVariants = cva(
-  'group pointer-events-auto relative flex w-full items-center justify-between gap-3 overflow-hidden rounded-lg border p-4 pr-8 shadow-lg transition-all outline-none focus-visible:ring-[3px] focus-visible:ring-ring/70 data-[state=open]:animate-slide-in-bottom data-[state=closed]:animate-fade-out data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-(--radix-toast-swipe-end-x) data-[swipe=end]:animate-slide-out-right data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x) data-[swipe=move]:transition-none',
+  'group pointer-events-auto relative flex w-full items-center justify-between gap-3 overflow-hidden rounded-lg border p-4 pr-8 shadow-lg transition-all outline-none focus-visible:ring-[3px] focus-visible:ring-ring/70 motion-safe:data-[state=open]:animate-slide-in-bottom motion-safe:data-[state=closed]:animate-fade-out data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-(--radix-toast-swipe-end-x) motion-safe:data-[swipe=end]:animate-slide-out-right data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x) data-[swipe=move]:transition-none',
   {
     variants: {
       variant: {

@@ -1,37 +1,47 @@
 /**
- * Toast state in the shadcn/ui manner (spec section 4 "Toasts", section 9): a module-level
+ * Toast state in the shadcn/ui manner (docs/product.md#toasts): a module-level
  * store, at most one toast visible ({@link TOAST_LIMIT}); toasts can be added, updated,
  * dismissed and removed. A dismissed toast is removed from the store after
- * {@link TOAST_REMOVE_DELAY} ms (its exit animation runs in between).
+ * {@link TOAST_REMOVE_DELAY} ms (its exit animation runs in between). A toast may name the
+ * action it is about (`topic`): when that action later succeeds, {@link dismissToasts} closes
+ * what is still said about it, so no error outlives the problem it describes.
  */
 import { useEffect, useState, type ReactNode } from 'react';
 
-/** At most one toast at a time (spec section 9). */
+/** At most one toast at a time (docs/product.md#limits-and-constants). */
 export const TOAST_LIMIT = 1;
-/** Delay (ms) between dismissal and removal from the store (spec section 9). */
+/**
+ * Delay (ms) between dismissal and removal from the store (docs/product.md#limits-and-constants).
+ */
 export const TOAST_REMOVE_DELAY = 1_000_000;
 
 /** One toast as stored. */
-export interface ToasterToast {
+export interface TToasterToast {
   id: string;
   title?: ReactNode;
   description?: ReactNode;
   action?: ReactNode;
   variant?: 'default' | 'destructive';
+  /**
+   * The action the toast is about ('sign-in', 'analysis', 'pdf:<path>'): closed by
+   * {@link dismissToasts} once that action succeeds.
+   */
+  topic?: string;
   open: boolean;
   onOpenChange?: (open: boolean) => void;
 }
 
 /** Store actions (reducer input). */
-export type ToastAction =
-  | { type: 'ADD_TOAST'; toast: ToasterToast }
-  | { type: 'UPDATE_TOAST'; toast: Partial<ToasterToast> & { id: string } }
+export type TToastAction =
+  | { type: 'ADD_TOAST'; toast: TToasterToast }
+  | { type: 'UPDATE_TOAST'; toast: Partial<TToasterToast> & { id: string } }
   | { type: 'DISMISS_TOAST'; toastId?: string }
+  | { type: 'DISMISS_TOPIC'; topic: string }
   | { type: 'REMOVE_TOAST'; toastId?: string };
 
 /** Store state. */
-export interface ToastState {
-  toasts: ToasterToast[];
+export interface TToastState {
+  toasts: TToasterToast[];
 }
 
 let count = 0;
@@ -55,7 +65,7 @@ function queueRemoval(toastId: string): void {
  * Pure reducer of the toast store: a new toast goes first and the list is cut to
  * {@link TOAST_LIMIT}; dismissing closes (one or all); removing deletes (one or all).
  */
-export function toastReducer(state: ToastState, action: ToastAction): ToastState {
+export function toastReducer(state: TToastState, action: TToastAction): TToastState {
   switch (action.type) {
     case 'ADD_TOAST':
       return { toasts: [action.toast, ...state.toasts].slice(0, TOAST_LIMIT) };
@@ -69,6 +79,10 @@ export function toastReducer(state: ToastState, action: ToastAction): ToastState
           action.toastId === undefined || t.id === action.toastId ? { ...t, open: false } : t,
         ),
       };
+    case 'DISMISS_TOPIC':
+      return {
+        toasts: state.toasts.map((t) => (t.topic === action.topic ? { ...t, open: false } : t)),
+      };
     case 'REMOVE_TOAST':
       return {
         toasts:
@@ -77,29 +91,31 @@ export function toastReducer(state: ToastState, action: ToastAction): ToastState
   }
 }
 
-const listeners: ((state: ToastState) => void)[] = [];
-let memoryState: ToastState = { toasts: [] };
+const listeners: ((state: TToastState) => void)[] = [];
+let memoryState: TToastState = { toasts: [] };
 
-function dispatch(action: ToastAction): void {
+function dispatch(action: TToastAction): void {
   if (action.type === 'DISMISS_TOAST') {
     const ids =
       action.toastId === undefined ? memoryState.toasts.map((t) => t.id) : [action.toastId];
     ids.forEach(queueRemoval);
+  } else if (action.type === 'DISMISS_TOPIC') {
+    memoryState.toasts.filter((t) => t.topic === action.topic).forEach((t) => queueRemoval(t.id));
   }
   memoryState = toastReducer(memoryState, action);
   listeners.forEach((listener) => listener(memoryState));
 }
 
 /** What {@link toast} accepts. */
-export type ToastInput = Omit<ToasterToast, 'id' | 'open'>;
+export type TToastInput = Omit<TToasterToast, 'id' | 'open'>;
 
 /**
  * Shows a toast (replacing the visible one) and returns handles to update or dismiss it.
  * Example: `toast({ title: 'Invalid URL', description: '...', variant: 'destructive' })`.
  */
-export function toast(props: ToastInput) {
+export function toast(props: TToastInput) {
   const id = genId();
-  const update = (next: Partial<ToasterToast>) =>
+  const update = (next: Partial<TToasterToast>) =>
     dispatch({ type: 'UPDATE_TOAST', toast: { ...next, id } });
   const dismiss = () => dispatch({ type: 'DISMISS_TOAST', toastId: id });
   dispatch({
@@ -116,9 +132,24 @@ export function toast(props: ToastInput) {
   return { id, dismiss, update };
 }
 
+/** The toasts of the store as the notification area shows them (newest first). */
+export function getToasts(): readonly TToasterToast[] {
+  return memoryState.toasts;
+}
+
+/**
+ * Closes every toast about `topic` (see `ToasterToast.topic`): call it when the action the
+ * toast's error described has succeeded. A no-op when none is open.
+ */
+export function dismissToasts(topic: string): void {
+  if (memoryState.toasts.some((t) => t.topic === topic && t.open)) {
+    dispatch({ type: 'DISMISS_TOPIC', topic });
+  }
+}
+
 /** Subscribes a component to the toast store. */
 export function useToast() {
-  const [state, setState] = useState<ToastState>(memoryState);
+  const [state, setState] = useState<TToastState>(memoryState);
   useEffect(() => {
     listeners.push(setState);
     return () => {

@@ -1,5 +1,5 @@
 import type { TAccessCode } from '@aso/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Ban, Copy, KeySquare } from 'lucide-react';
 import { useState } from 'react';
 import {
@@ -24,20 +24,21 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { toast } from '@/components/ui/use-toast';
+import { LoadMore } from '@/components/load-more';
 import { serverMessage } from '@/lib/api';
-import { formatDateTime } from './admin-form.rules';
+import { pageItems } from '@/lib/pages';
 import { adminCodesQuery, adminKeys, deactivateAccessCode } from './admin.api';
-import { EmptyState, ErrorState, LoadingRows, copyToClipboard } from './section-state';
+import { AdminTime, EmptyState, ErrorState, LoadingRows, copyToClipboard } from './section-state';
 
 /**
- * Active Access Codes (spec section 2): each code with its uses, expiry and creation date, a
- * copy button and a deactivate button behind a confirmation. Admin codes cannot be deactivated
- * from here: they come from the server configuration, and losing the one in use would lock the
- * admin out mid-session.
+ * Active Access Codes (docs/product.md#admin-screen): each code with its uses, expiry and creation
+ * date, a copy button and a deactivate button behind a confirmation. Admin codes cannot be
+ * deactivated from here: they come from the server configuration, and losing the one in use would
+ * lock the admin out mid-session.
  */
 export function AccessCodesCard({ adminCode }: { adminCode: string }) {
   const queryClient = useQueryClient();
-  const codes = useQuery(adminCodesQuery(adminCode));
+  const codes = useInfiniteQuery(adminCodesQuery(adminCode));
   const [pending, setPending] = useState<TAccessCode | null>(null);
 
   const deactivate = useMutation({
@@ -57,7 +58,7 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
       }),
   });
 
-  const active = codes.data?.filter((c) => c.active) ?? [];
+  const active = pageItems(codes.data, (page) => page.filter((c) => c.active)) ?? [];
 
   return (
     <Card data-testid="access-codes-card">
@@ -81,78 +82,81 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
         ) : active.length === 0 ? (
           <EmptyState text="No active access codes." />
         ) : (
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Code</TableHead>
-                <TableHead>Type</TableHead>
-                <TableHead className="text-right">Uses</TableHead>
-                <TableHead>Expires</TableHead>
-                <TableHead>Created</TableHead>
-                <TableHead className="text-right">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {active.map((c) => (
-                <TableRow key={c.id} data-testid={`code-row-${c.code ?? c.id}`}>
-                  <TableCell className="font-mono font-medium tracking-wide">
-                    {c.code ?? (
-                      <span
-                        className="font-sans text-muted-foreground"
-                        title="Admin codes are stored only as a hash"
-                      >
-                        hidden (stored hashed)
-                      </span>
-                    )}
-                  </TableCell>
-                  <TableCell>
-                    <Badge variant={c.is_admin ? 'warning' : 'secondary'}>
-                      {c.is_admin ? 'Admin' : 'User'}
-                    </Badge>
-                  </TableCell>
-                  <TableCell className="text-right tabular-nums">
-                    {c.uses} / {c.max_uses}
-                  </TableCell>
-                  <TableCell className="text-muted-foreground">
-                    {c.expires_at ? formatDateTime(c.expires_at) : 'never'}
-                  </TableCell>
-                  <TableCell className="text-muted-foreground">
-                    {formatDateTime(c.created_at)}
-                  </TableCell>
-                  <TableCell>
-                    <div className="flex justify-end gap-1">
-                      {c.code !== null && (
+          <>
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Code</TableHead>
+                  <TableHead>Type</TableHead>
+                  <TableHead className="text-right">Uses</TableHead>
+                  <TableHead>Expires</TableHead>
+                  <TableHead>Created</TableHead>
+                  <TableHead className="text-right">Actions</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {active.map((c) => (
+                  <TableRow key={c.id} data-testid={`code-row-${c.code ?? c.id}`}>
+                    <TableCell className="font-mono font-medium tracking-wide">
+                      {c.code ?? (
+                        <span
+                          className="font-sans text-muted-foreground"
+                          title="Admin codes are stored only as a hash"
+                        >
+                          hidden (stored hashed)
+                        </span>
+                      )}
+                    </TableCell>
+                    <TableCell>
+                      <Badge variant={c.is_admin ? 'warning' : 'secondary'}>
+                        {c.is_admin ? 'Admin' : 'User'}
+                      </Badge>
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {c.uses} / {c.max_uses}
+                    </TableCell>
+                    <TableCell className="text-muted-foreground">
+                      {c.expires_at ? <AdminTime iso={c.expires_at} /> : 'never'}
+                    </TableCell>
+                    <TableCell className="text-muted-foreground">
+                      <AdminTime iso={c.created_at} />
+                    </TableCell>
+                    <TableCell>
+                      <div className="flex justify-end gap-1">
+                        {c.code !== null && (
+                          <Button
+                            variant="ghost"
+                            size="sm"
+                            onClick={() => void copyToClipboard(c.code ?? '')}
+                            aria-label={`Copy ${c.code}`}
+                          >
+                            <Copy /> copy
+                          </Button>
+                        )}
                         <Button
                           variant="ghost"
                           size="sm"
-                          onClick={() => void copyToClipboard(c.code ?? '')}
-                          aria-label={`Copy ${c.code}`}
+                          className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                          onClick={() => setPending(c)}
+                          disabled={c.is_admin || c.code === adminCode || deactivate.isPending}
+                          focusableWhenDisabled
+                          title={
+                            c.is_admin
+                              ? 'Admin codes are managed through the server configuration'
+                              : undefined
+                          }
+                          aria-label={`Deactivate ${c.code ?? 'admin code'}`}
                         >
-                          <Copy /> copy
+                          <Ban /> deactivate
                         </Button>
-                      )}
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                        onClick={() => setPending(c)}
-                        disabled={c.is_admin || c.code === adminCode || deactivate.isPending}
-                        focusableWhenDisabled
-                        title={
-                          c.is_admin
-                            ? 'Admin codes are managed through the server configuration'
-                            : undefined
-                        }
-                        aria-label={`Deactivate ${c.code ?? 'admin code'}`}
-                      >
-                        <Ban /> deactivate
-                      </Button>
-                    </div>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+                      </div>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            <LoadMore query={codes} what="access codes" shown={active.length} />
+          </>
         )}
       </CardContent>
       <AlertDialog open={pending !== null} onOpenChange={(open) => !open && setPending(null)}>

@@ -4,16 +4,18 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { toast } from '@/components/ui/use-toast';
+import { dismissToasts } from '@/components/ui/use-toast';
 import { ApiError, serverMessage } from '@/lib/api';
 import { setAdminCode } from './admin-session';
-import { ADMIN_TEXTS, verifyAdminCode } from './admin.api';
+import { ADMIN_ACCESS_TOPIC, ADMIN_TEXTS, verifyAdminCode } from './admin.api';
 
 /**
- * The admin code gate (spec sections 2, 4 and 8): a valid admin code unlocks the admin screen
- * for this browser session; a wrong one shows 'Access Denied' / 'Invalid admin code'; a failed
- * check shows 'Failed to verify admin access' (with the server's reason when it gave one,
- * e.g. after too many attempts). A refused code gives the focus back to the field, which the
+ * The admin code gate (docs/product.md#admin-screen, #states-and-transitions and #error-catalogue):
+ * it says where the admin code comes from; a valid admin code unlocks the admin screen for this
+ * browser session (and closes any 'Access Denied' toast of a code that stopped working); a wrong
+ * one shows 'Invalid admin code'; a failed check shows 'Failed to verify admin access' (with the
+ * server's reason when it gave one, e.g. after too many attempts). One message per problem: the
+ * error under the field, no toast. A refused code gives the focus back to the field, which the
  * error describes.
  */
 export function AdminGate() {
@@ -36,20 +38,14 @@ export function AdminGate() {
     setError(null);
     try {
       if (await verifyAdminCode(value)) {
+        dismissToasts(ADMIN_ACCESS_TOPIC);
         setAdminCode(value);
         return;
       }
       setError(ADMIN_TEXTS.denied);
-      toast({
-        variant: 'destructive',
-        title: ADMIN_TEXTS.deniedTitle,
-        description: ADMIN_TEXTS.denied,
-      });
     } catch (err) {
       const reason = err instanceof ApiError ? serverMessage(err, '') : '';
-      const text = reason ? `${ADMIN_TEXTS.verifyFailed}: ${reason}` : ADMIN_TEXTS.verifyFailed;
-      setError(text);
-      toast({ variant: 'destructive', title: 'Error', description: text });
+      setError(reason ? `${ADMIN_TEXTS.verifyFailed}: ${reason}` : ADMIN_TEXTS.verifyFailed);
     } finally {
       setBusy(false);
     }
@@ -67,10 +63,24 @@ export function AdminGate() {
             Admin access
           </CardTitle>
           <CardDescription>
-            Enter an admin access code to manage access codes, caches, audit history and feedback.
+            Enter the admin access code to manage access codes, users, caches, audit history and
+            feedback.
           </CardDescription>
         </CardHeader>
-        <CardContent>
+        <CardContent className="flex flex-col gap-5">
+          <div
+            className="space-y-1.5 rounded-lg border bg-muted/30 p-3 text-xs text-muted-foreground"
+            data-testid="admin-gate-help"
+          >
+            <p className="font-medium text-foreground">Where the admin code comes from</p>
+            <p>
+              It is the <code className="font-mono text-foreground">ADMIN_ACCESS_CODE</code> setting
+              of this server, chosen by whoever runs it (see{' '}
+              <code className="font-mono text-foreground">.env.example</code>): ask them for it.
+              Invite codes and personal sign-in codes do not open this screen.
+            </p>
+            <p>Once unlocked, the admin screen stays open in this browser tab until you log out.</p>
+          </div>
           <form className="flex flex-col gap-4" onSubmit={(event) => void submit(event)}>
             <div className="flex flex-col gap-2">
               <Label htmlFor={inputId}>Admin code</Label>

@@ -1,6 +1,6 @@
 /**
- * Route `/admin` (spec sections 2 and 4): the admin code gate, then the admin dashboard.
- * Loaded lazily by `./index.tsx`.
+ * Route `/admin` (docs/product.md#admin-screen and #states-and-transitions): the admin code gate,
+ * then the admin dashboard. Loaded lazily by `./index.tsx`.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Lock, RefreshCw, Shield } from 'lucide-react';
@@ -12,12 +12,7 @@ import { useFocusOnMount } from '@/hooks/use-focus';
 import { AccessCodesCard } from './access-codes-card';
 import { AdminGate } from './admin-gate';
 import { clearAdminCode, useAdminCode } from './admin-session';
-import {
-  adminAuditsSummaryQuery,
-  adminCodesQuery,
-  adminFeedbacksQuery,
-  adminKeys,
-} from './admin.api';
+import { adminAuditsSummaryQuery, adminKeys } from './admin.api';
 import { CacheCard } from './cache-card';
 import { GenerateCodeCard } from './generate-code-card';
 import { StoreHealthCard } from './store-health-card';
@@ -44,19 +39,20 @@ function Stat({ label, value }: { label: string; value: ReactNode }) {
 
 function Stats({ adminCode }: { adminCode: string }) {
   const summary = useQuery(adminAuditsSummaryQuery(adminCode));
-  const codes = useQuery(adminCodesQuery(adminCode));
-  const feedbacks = useQuery(adminFeedbacksQuery(adminCode));
-  const show = (value: number | undefined, failed: boolean) =>
-    failed ? '—' : value === undefined ? <Skeleton className="mt-1 h-7 w-12" /> : value;
+  const show = (value: number | undefined) =>
+    summary.isError ? (
+      '—'
+    ) : value === undefined ? (
+      <Skeleton className="mt-1 h-7 w-12" />
+    ) : (
+      value.toLocaleString('en-US')
+    );
   return (
     <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-      <Stat label="Total audits" value={show(summary.data?.totalAudits, summary.isError)} />
-      <Stat label="Apps audited" value={show(summary.data?.uniqueApps, summary.isError)} />
-      <Stat
-        label="Active access codes"
-        value={show(codes.data?.filter((c) => c.active).length, codes.isError)}
-      />
-      <Stat label="Feedback entries" value={show(feedbacks.data?.length, feedbacks.isError)} />
+      <Stat label="Total audits" value={show(summary.data?.totalAudits)} />
+      <Stat label="Apps audited" value={show(summary.data?.uniqueApps)} />
+      <Stat label="Active access codes" value={show(summary.data?.activeCodes)} />
+      <Stat label="Feedback entries" value={show(summary.data?.feedbackEntries)} />
     </div>
   );
 }
@@ -97,7 +93,9 @@ function AdminDashboard({ adminCode }: { adminCode: string }) {
         </div>
       </header>
       <Stats adminCode={adminCode} />
-      <div className="grid gap-6 xl:grid-cols-2">
+      {/* One column of at most the screen's width (an implicit column would grow to its
+          widest table), two side by side on wide screens. */}
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
         <GenerateCodeCard adminCode={adminCode} />
         <CacheCard adminCode={adminCode} />
       </div>

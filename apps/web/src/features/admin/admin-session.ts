@@ -1,8 +1,9 @@
 /**
- * The admin screen's unlock state (spec section 4: "Admin: locked, then unlocked after a valid
- * admin code; kept for the browser session; logout clears it"): the verified admin code in
- * sessionStorage, which the admin calls send as `x-access-code` (DESIGN section 5: the server
- * checks it on every call; the browser holds no fixed admin value).
+ * The admin screen's unlock state (docs/product.md#states-and-transitions: "Admin: locked, then
+ * unlocked after a valid admin code; kept for the browser session; logout clears it"): the verified
+ * admin code in sessionStorage, which the admin calls send as `x-access-code`
+ * (docs/product.md#access-and-sessions: the server checks it on every call; the browser holds no
+ * fixed admin value).
  */
 import { useSyncExternalStore } from 'react';
 import { onLogout } from '@/features/auth/session-events';

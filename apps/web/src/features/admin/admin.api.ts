@@ -1,7 +1,8 @@
 /**
- * Admin calls (spec section 7; DESIGN section 5), each with the verified admin code in
- * `x-access-code`, through the app's one API client. A 403 on any of them means the stored
- * code is no longer an admin code (deactivated, or the server was reset): the screen locks.
+ * Admin calls (docs/product.md#api-calls; docs/product.md#access-and-sessions), each with the
+ * verified admin code in `x-access-code`, through the app's one API client. A 403 on any of them
+ * means the stored code is no longer an admin code (deactivated, or the server was reset): the
+ * screen locks.
  */
 import {
   ZAccessCode,
@@ -18,16 +19,27 @@ import {
   type TIssueSignInCodeAnswer,
 } from '@aso/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, apiFetch, arrayOf, type ApiFetchOptions } from '@/lib/api';
+import {
+  ApiError,
+  apiFetch,
+  apiFetchPage,
+  arrayOf,
+  type TApiFetchOptions,
+  type TSchema,
+} from '@/lib/api';
+import { pagedQuery, type TPageReader } from '@/lib/pages';
 import { toast } from '@/components/ui/use-toast';
 import { clearAdminCode, getAdminCode } from './admin-session';
 
-/** Texts of spec section 8 ("Admin"). */
+/** Texts of docs/product.md#error-catalogue ("Admin"). */
 export const ADMIN_TEXTS = {
   deniedTitle: 'Access Denied',
   denied: 'Invalid admin code',
   verifyFailed: 'Failed to verify admin access',
 } as const;
+
+/** Topic of the toast a code that stopped working raises (closed once a code unlocks again). */
+export const ADMIN_ACCESS_TOPIC = 'admin-access';
 
 /** Query keys of the admin lists (all start with `'/api/admin'`, so one prefix invalidates all). */
 export const adminKeys = {
@@ -41,16 +53,13 @@ export const adminKeys = {
   users: ['/api/admin', 'users'] as const,
 };
 
-async function adminFetch<T>(
+/** Runs `call` with the admin code's header; a 403 locks the screen (see the module comment). */
+async function asAdmin<T>(
   code: string,
-  path: string,
-  options: ApiFetchOptions<T> = {},
+  call: (headers: Record<string, string>) => Promise<T>,
 ): Promise<T> {
   try {
-    return await apiFetch(path, {
-      ...options,
-      headers: { ...options.headers, 'x-access-code': code },
-    });
+    return await call({ 'x-access-code': code });
   } catch (err) {
     if (err instanceof ApiError && err.status === 403 && getAdminCode() === code) {
       clearAdminCode();
@@ -58,15 +67,28 @@ async function adminFetch<T>(
         variant: 'destructive',
         title: ADMIN_TEXTS.deniedTitle,
         description: ADMIN_TEXTS.denied,
+        topic: ADMIN_ACCESS_TOPIC,
       });
     }
     throw err;
   }
 }
 
+function adminFetch<T>(code: string, path: string, options: TApiFetchOptions<T> = {}): Promise<T> {
+  return asAdmin(code, (headers) =>
+    apiFetch(path, { ...options, headers: { ...options.headers, ...headers } }),
+  );
+}
+
+/** Reads the pages of an admin list (docs/product.md#lists-and-pages) with the admin code. */
+function adminPages<T>(code: string, schema: TSchema<T>): TPageReader<T> {
+  return (path, signal) =>
+    asAdmin(code, (headers) => apiFetchPage(path, { signal, schema, headers }));
+}
+
 /**
  * Asks the server whether `code` is an admin code (`GET /api/check-access` with
- * `x-access-code`, spec section 7).
+ * `x-access-code`, docs/product.md#api-calls).
  *
  * @returns true for an admin code, false otherwise.
  * @throws {ApiError} when the call fails (e.g. 429 rate limited); a TypeError on network failure.
@@ -82,50 +104,32 @@ export async function verifyAdminCode(code: string): Promise<boolean> {
   );
 }
 
-/** Active access codes, newest first. */
+/** Active access codes, newest first, page by page. */
 export function adminCodesQuery(code: string) {
-  return queryOptions({
-    queryKey: adminKeys.codes,
-    queryFn: ({ signal }) =>
-      adminFetch(code, '/api/admin/codes', { signal, schema: arrayOf(ZAccessCode) }),
-  });
+  return pagedQuery(adminKeys.codes, '/api/admin/codes', adminPages(code, arrayOf(ZAccessCode)));
 }
 
-/** Apps with cached store snapshots. */
+/** Apps with cached store snapshots, most recently read first, page by page. */
 export function adminCacheQuery(code: string) {
-  return queryOptions({
-    queryKey: adminKeys.cache,
-    queryFn: ({ signal }) =>
-      adminFetch(code, '/api/admin/cache', { signal, schema: arrayOf(ZCachedApp) }),
-  });
+  return pagedQuery(adminKeys.cache, '/api/admin/cache', adminPages(code, arrayOf(ZCachedApp)));
 }
 
-/** Audit history, sorted newest first here too (the table's promise, spec section 2). */
+/** Audit history, newest first (the server's order), page by page. */
 export function adminAuditHistoryQuery(code: string) {
-  return queryOptions({
-    queryKey: adminKeys.auditHistory,
-    queryFn: async ({ signal }) => {
-      const items = await adminFetch(code, '/api/admin/audit-history', {
-        signal,
-        schema: arrayOf(ZAuditHistoryItem),
-      });
-      return [...items].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-    },
-  });
+  return pagedQuery(
+    adminKeys.auditHistory,
+    '/api/admin/audit-history',
+    adminPages(code, arrayOf(ZAuditHistoryItem)),
+  );
 }
 
-/** User feedback, newest first. */
+/** User feedback, newest first (the server's order), page by page. */
 export function adminFeedbacksQuery(code: string) {
-  return queryOptions({
-    queryKey: adminKeys.feedbacks,
-    queryFn: async ({ signal }) => {
-      const items = await adminFetch(code, '/api/admin/feedbacks', {
-        signal,
-        schema: arrayOf(ZAdminFeedback),
-      });
-      return [...items].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-    },
-  });
+  return pagedQuery(
+    adminKeys.feedbacks,
+    '/api/admin/feedbacks',
+    adminPages(code, arrayOf(ZAdminFeedback)),
+  );
 }
 
 /** The store reader's health over the last 24 hours (reads per layout, fields found, failures). */
@@ -137,7 +141,7 @@ export function adminStoreHealthQuery(code: string) {
   });
 }
 
-/** Audits summary (totals and apps). */
+/** The admin screen's counts (audits, apps, active codes, feedback) and the latest apps. */
 export function adminAuditsSummaryQuery(code: string) {
   return queryOptions({
     queryKey: adminKeys.audits,
@@ -146,7 +150,10 @@ export function adminAuditsSummaryQuery(code: string) {
   });
 }
 
-/** Input of {@link generateAccessCode} (spec section 5: maxUses >= 1; expiry days optional, >= 1). */
+/**
+ * Input of {@link generateAccessCode} (docs/product.md#validation-rules: maxUses >= 1; expiry days
+ * optional, >= 1).
+ */
 export interface TGenerateInput {
   maxUses: number;
   expiresIn?: number;
@@ -181,13 +188,9 @@ export async function clearAppCache(code: string, appId: string): Promise<number
   return answer.cleared;
 }
 
-/** Every user, newest first (the Users card). */
+/** The users, newest first, page by page (the Users card). */
 export function adminUsersQuery(code: string) {
-  return queryOptions({
-    queryKey: adminKeys.users,
-    queryFn: ({ signal }) =>
-      adminFetch(code, '/api/admin/users', { signal, schema: arrayOf(ZAdminUser) }),
-  });
+  return pagedQuery(adminKeys.users, '/api/admin/users', adminPages(code, arrayOf(ZAdminUser)));
 }
 
 /**

@@ -8,13 +8,14 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/api';
-import { DEFAULT_MAX_USES, formatDateTime, parseGenerateForm } from './admin-form.rules';
+import { DEFAULT_MAX_USES, formatDateTime, parseGenerateForm } from './admin-form.validation';
 import { adminKeys, generateAccessCode } from './admin.api';
 import { copyToClipboard } from './section-state';
 
 /**
- * Generate Access Code (spec sections 2, 5 and 9): max uses (default 3, at least 1) and an
- * optional expiry in days (at least 1); shows the new code with a copy button.
+ * Generate Access Code (docs/product.md#admin-screen, #validation-rules and #limits-and-constants):
+ * max uses (default 3, at least 1) and an optional expiry in days (at least 1); shows the new code
+ * with a copy button.
  */
 export function GenerateCodeCard({ adminCode }: { adminCode: string }) {
   const usesId = useId();
@@ -91,7 +92,7 @@ export function GenerateCodeCard({ adminCode }: { adminCode: string }) {
               min={1}
               step={1}
               inputMode="numeric"
-              placeholder="optional, never by default"
+              placeholder="optional"
               value={expiresIn}
               onChange={(event) => setExpiresIn(event.target.value)}
               aria-invalid={errors.expiresIn !== undefined}

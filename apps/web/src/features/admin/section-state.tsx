@@ -3,6 +3,7 @@ import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/api';
+import { formatDateTime } from './admin-form.validation';
 
 /** Rows of grey bars while a list loads. */
 export function LoadingRows({ rows = 3 }: { rows?: number }) {
@@ -64,4 +65,16 @@ export async function copyToClipboard(text: string, label = 'Code'): Promise<voi
       description: `Could not copy; select the ${label.toLowerCase()} and copy it by hand.`,
     });
   }
+}
+
+/**
+ * A date and time of the admin tables ('Dec 3, 2026, 12:27 PM'), kept on one line: a table
+ * column narrows by wrapping words, and a time split over two lines reads as two values.
+ */
+export function AdminTime({ iso }: { iso: string }) {
+  return (
+    <time dateTime={iso} className="whitespace-nowrap">
+      {formatDateTime(iso)}
+    </time>
+  );
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Activity } from 'lucide-react';
+import { Activity, PauseCircle } from 'lucide-react';
 import { LISTING_FIELD_LABELS, ZListingField, type TStoreHealth } from '@aso/contracts';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -12,9 +12,8 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
-import { formatDateTime } from './admin-form.rules';
 import { adminStoreHealthQuery } from './admin.api';
-import { EmptyState, ErrorState, LoadingRows } from './section-state';
+import { AdminTime, EmptyState, ErrorState, LoadingRows } from './section-state';
 
 /** How the card names a page layout of a store read. */
 const LAYOUT_NAMES: Record<string, string> = {
@@ -104,7 +103,7 @@ function Failures({ health }: { health: TStoreHealth }) {
             <TableCell className="max-w-52 align-top whitespace-normal">
               <p className="truncate font-medium">{f.appName ?? `App ${f.appId}`}</p>
               <p className="text-xs text-muted-foreground">
-                id{f.appId} · {f.storefront.toUpperCase()} · {formatDateTime(f.readAt)}
+                id{f.appId} · {f.storefront.toUpperCase()} · <AdminTime iso={f.readAt} />
               </p>
             </TableCell>
             <TableCell className="align-top text-sm whitespace-normal">
@@ -123,10 +122,62 @@ function Failures({ health }: { health: TStoreHealth }) {
 }
 
 /**
+ * The keyword search reads' empty-answer alarm (docs/product.md#keyword-ranks): while it is
+ * raised, when and why, and what it paused (the keyword rank rounds, with how many tracked
+ * terms wait and how many answered empty); otherwise one line saying the search reads answer,
+ * with when the last alarm was cleared.
+ */
+export function KeywordSearchAlarm({ status }: { status: TStoreHealth['keywordSearch'] }) {
+  const alarm = status.alarm;
+  if (!alarm) {
+    return (
+      <p className="text-sm text-muted-foreground" data-testid="keyword-alarm-clear">
+        Keyword search reads: answering with results
+        {status.lastClearedAt ? (
+          <>
+            {' '}
+            (last empty-answer alarm cleared <AdminTime iso={status.lastClearedAt} />
+            ).
+          </>
+        ) : (
+          '; no empty-answer alarm raised.'
+        )}
+      </p>
+    );
+  }
+  return (
+    <div
+      role="alert"
+      className="flex gap-3 rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2.5 text-sm"
+      data-testid="keyword-alarm"
+    >
+      <PauseCircle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
+      <div className="flex min-w-0 flex-col gap-1">
+        <p className="font-medium">
+          Keyword rank reads paused: search answers went empty (raised{' '}
+          <AdminTime iso={alarm.raisedAt} />)
+        </p>
+        <p className="break-words">{alarm.detail}</p>
+        <p className="text-muted-foreground">
+          Paused: the keyword rank rounds. {alarm.pausedTerms}{' '}
+          {alarm.pausedTerms === 1 ? 'tracked term waits' : 'tracked terms wait'} for a read;{' '}
+          {alarm.suspectTerms} {alarm.suspectTerms === 1 ? 'term' : 'terms'} answered empty.{' '}
+          {alarm.suspectTerms > 0
+            ? 'One of those is read again each round, and the alarm clears when it answers with results.'
+            : 'The alarm clears when a read answers with results again.'}{' '}
+          No app is recorded as unranked meanwhile.
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/**
  * Store data health: the store reader's drift alarm over the last 24 hours. Store reads per
  * product page layout (an "unknown layout" means Apple changed the page beyond what the
  * parsers recognise), the share of pages that gave each field their layout carries (a falling
- * share means a field moved), and the latest failed reads with app and storefront.
+ * share means a field moved), the latest failed reads with app and storefront, and the
+ * keyword search reads' empty-answer alarm ({@link KeywordSearchAlarm}), shown first.
  */
 export function StoreHealthCard({ adminCode }: { adminCode: string }) {
   const health = useQuery(adminStoreHealthQuery(adminCode));
@@ -138,7 +189,8 @@ export function StoreHealthCard({ adminCode }: { adminCode: string }) {
         </CardTitle>
         <CardDescription>
           App Store reads of the last {health.data?.hours ?? 24} hours: the page layouts read, how
-          often each field was found on the page, and the latest failures.
+          often each field was found on the page, the latest failures, and whether keyword search
+          reads answer.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -151,9 +203,13 @@ export function StoreHealthCard({ adminCode }: { adminCode: string }) {
             onRetry={() => void health.refetch()}
           />
         ) : health.data.reads === 0 ? (
-          <EmptyState text="No store reads in the last 24 hours." />
+          <div className="flex flex-col gap-4">
+            <KeywordSearchAlarm status={health.data.keywordSearch} />
+            <EmptyState text="No store reads in the last 24 hours." />
+          </div>
         ) : (
           <div className="flex flex-col gap-5">
+            <KeywordSearchAlarm status={health.data.keywordSearch} />
             <div className="flex flex-col gap-2">
               <p className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">
                 Reads per layout ({health.data.reads})

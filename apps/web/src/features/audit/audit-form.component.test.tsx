@@ -5,21 +5,21 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KEYWORDS_MAX_CHARS } from '@aso/contracts';
 import { Toaster } from '@/components/ui/toaster';
 import { createQueryClient } from '@/lib/query-client';
-import { startApiStandIn, type ApiStandIn } from '@/test/api-stand-in';
+import { startApiStandIn, type TApiStandIn } from '@/test/api-stand-in';
 import { isRefused } from '@/test/dom';
-import { AuditForm, INVALID_URL_HINT, type StartedAudit } from './audit-form';
+import { AuditForm, INVALID_URL_HINT, type TStartedAudit } from './audit-form';
 
 const SPOTIFY = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
 const CALM = 'https://apps.apple.com/us/app/calm/id571800810';
 
-let api: ApiStandIn;
+let api: TApiStandIn;
 beforeAll(async () => {
   api = await startApiStandIn();
 });
 afterAll(() => api.close());
 
 function renderForm() {
-  const onStarted = vi.fn<(started: StartedAudit) => void>();
+  const onStarted = vi.fn<(started: TStartedAudit) => void>();
   render(
     <QueryClientProvider client={createQueryClient()}>
       <AuditForm onStarted={onStarted} />
@@ -29,7 +29,7 @@ function renderForm() {
   return { onStarted, start: () => screen.getByRole('button', { name: 'start ASO analysis' }) };
 }
 
-describe('AuditForm (spec section 2 "Audit tab", sections 4 and 5)', () => {
+describe('AuditForm (docs/product.md#audit-tab, #states-and-transitions and #validation-rules)', () => {
   it('counts the keywords up to the hard limit of 100', async () => {
     const user = userEvent.setup();
     renderForm();
@@ -80,7 +80,8 @@ describe('AuditForm (spec section 2 "Audit tab", sections 4 and 5)', () => {
     expect(onStarted).toHaveBeenCalledWith({ auditId: 'audit-1', validLinks: 2 });
     const sent = api.received.at(-1)!;
     expect(sent.url).toBe('/api/analyze');
-    // The URLs as normalised by the shared URL rules (spec section 5), the keywords trimmed.
+    // The URLs as normalised by the shared URL rules (docs/product.md#validation-rules), the
+    // keywords trimmed.
     expect(JSON.parse(sent.body)).toEqual({
       appStoreUrl: `${SPOTIFY}?platform=iphone`,
       keywords: 'music,radio',

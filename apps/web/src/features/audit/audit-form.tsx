@@ -1,13 +1,13 @@
 /**
- * The audit form (spec section 2 "Audit tab", sections 4 and 5): the app's URL, the
- * keywords/metadata text (live counter, hard limit 100), three competitor URLs, and
+ * The audit form (docs/product.md#audit-tab, #states-and-transitions and #validation-rules): the
+ * app's URL, the keywords/metadata text (live counter, hard limit 100), three competitor URLs, and
  * 'start ASO analysis'.
  *
- * URL fields follow spec section 4: editing resets a field to idle; leaving it validates it
- * with the shared URL rules of `@aso/appstore` (empty -> idle). Competitor fields that repeat
- * an app show 'This URL already exists'. While the main URL is invalid the start button is
- * disabled and the inline hint shows; a URL without the store host also raises the
- * 'Invalid URL' toast.
+ * URL fields follow docs/product.md#states-and-transitions: editing resets a field to idle; leaving
+ * it validates it with the shared URL rules of `@aso/appstore` (empty -> idle). Competitor fields
+ * that repeat an app show 'This URL already exists'. While the main URL is invalid the start button
+ * is disabled and the inline hint shows; a URL without the store host also raises the 'Invalid URL'
+ * toast.
  */
 import { useMutation } from '@tanstack/react-query';
 import { Loader2Icon, RocketIcon } from 'lucide-react';
@@ -30,7 +30,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/use-toast';
+import { dismissToasts, toast } from '@/components/ui/use-toast';
 import { apiFetch, serverMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { UrlField } from './url-field';
@@ -38,26 +38,34 @@ import { UrlField } from './url-field';
 const IDLE: TParsedAppStoreUrl = { status: 'idle', storefront: 'us' };
 const EXAMPLE_URL = 'https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580';
 
-/** Inline hint under the start button while the main URL is invalid (spec section 5). */
+/**
+ * Inline hint under the start button while the main URL is invalid
+ * (docs/product.md#validation-rules).
+ */
 export const INVALID_URL_HINT = 'Please enter a valid App Store URL';
+
+/** Topics of the form's toasts: closed once the link is valid, or the audit starts. */
+const URL_TOPIC = 'audit-url';
+const ANALYSIS_TOPIC = 'analysis';
 
 function showInvalidUrlToast() {
   toast({
     title: 'Invalid URL',
     description: `Please enter a valid App Store URL (${APP_STORE_HOST})`,
     variant: 'destructive',
+    topic: URL_TOPIC,
   });
 }
 
 /** What the form hands over once the audit is accepted. */
-export interface StartedAudit {
+export interface TStartedAudit {
   auditId: string;
   /** Main app plus the competitors sent: drives the time estimate. */
   validLinks: number;
 }
 
 /** The form; calls `onStarted` after `POST /api/analyze` answers with the new id. */
-export function AuditForm({ onStarted }: { onStarted: (started: StartedAudit) => void }) {
+export function AuditForm({ onStarted }: { onStarted: (started: TStartedAudit) => void }) {
   // Index 0 is the app's URL, 1-3 the competitors'. `touched` = left since the last edit.
   const [urls, setUrls] = useState<string[]>(['', '', '', '']);
   const [touched, setTouched] = useState<boolean[]>([false, false, false, false]);
@@ -70,13 +78,17 @@ export function AuditForm({ onStarted }: { onStarted: (started: StartedAudit) =>
   const mainInvalid = mainState.status === 'invalid';
 
   const edit = (index: number, value: string) => {
+    // Fixing the link answers 'Invalid URL' (the field checks it again when left).
+    if (index === 0) dismissToasts(URL_TOPIC);
     setUrls((prev) => prev.map((v, i) => (i === index ? value : v)));
     setTouched((prev) => prev.map((t, i) => (i === index ? false : t)));
   };
   const leave = (index: number) => {
     setTouched((prev) => prev.map((t, i) => (i === index ? true : t)));
     const value = urls[index]?.trim() ?? '';
-    if (index === 0 && value !== '' && !value.includes(APP_STORE_HOST)) showInvalidUrlToast();
+    if (index !== 0) return;
+    if (value !== '' && !value.includes(APP_STORE_HOST)) showInvalidUrlToast();
+    else if (isValidAppStoreUrl(parseAppStoreUrl(value))) dismissToasts(URL_TOPIC);
   };
 
   const analyze = useMutation({
@@ -98,13 +110,18 @@ export function AuditForm({ onStarted }: { onStarted: (started: StartedAudit) =>
     competitors.forEach((c, i) => {
       body[`competitorUrl${i + 1}` as 'competitorUrl1'] = c.normalizedUrl;
     });
+    dismissToasts(URL_TOPIC);
     analyze.mutate(body, {
-      onSuccess: ({ id }) => onStarted({ auditId: id, validLinks: 1 + competitors.length }),
+      onSuccess: ({ id }) => {
+        dismissToasts(ANALYSIS_TOPIC);
+        onStarted({ auditId: id, validLinks: 1 + competitors.length });
+      },
       onError: (err) =>
         toast({
           title: 'Analysis Failed',
           description: serverMessage(err, 'Failed to analyze app. Please try again.'),
           variant: 'destructive',
+          topic: ANALYSIS_TOPIC,
         }),
     });
   };

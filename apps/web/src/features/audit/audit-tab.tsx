@@ -1,6 +1,6 @@
 /**
- * The audit tab (spec section 4 "Audit tab"): form -> progress -> result. On `complete` a
- * completion trigger is sent and the result view follows after 700 ms; on `error` the form
+ * The audit tab (docs/product.md#states-and-transitions): form -> progress -> result. On `complete`
+ * a completion trigger is sent and the result view follows after 700 ms; on `error` the form
  * returns (with its values) and the 'Analysis Failed' toast shows the server's message.
  */
 import { useEffect, useRef, useState } from 'react';

@@ -1,6 +1,6 @@
 /**
- * The progress view (spec section 2 "While running", section 9): 'ANALYZING YOUR APP', the
- * elapsed timer (mm:ss:ms, refreshed every 100 ms), the estimated time by number of valid
+ * The progress view (docs/product.md#progress-view): 'ANALYZING YOUR APP', the
+ * elapsed timer ('1 min 25 s', refreshed every 100 ms), the estimated time by number of valid
  * links, and the 12 steps with an icon per status; the step in progress shows dots cycling
  * 1 to 3 every 500 ms. The heading takes the focus when the view opens; each change of a step's
  * status (not each progress tick, nor the timer) is announced once to screen readers.
@@ -24,9 +24,9 @@ import { stepChangeAnnouncement } from '@/lib/progress-steps';
 import { cn } from '@/lib/utils';
 import type { TStepsState } from './use-audit-progress';
 
-/** Timer refresh (ms, spec section 9). */
+/** Timer refresh (ms, docs/product.md#limits-and-constants). */
 export const TIMER_REFRESH_MS = 100;
-/** Dots cycle period (ms, spec section 9). */
+/** Dots cycle period (ms, docs/product.md#limits-and-constants). */
 export const DOTS_PERIOD_MS = 500;
 
 function useElapsed(): number {
@@ -107,7 +107,7 @@ export function ProgressView({ steps, validLinks }: { steps: TStepsState; validL
             <TimerIcon className="size-4" />
             Elapsed{' '}
             <span
-              className="font-mono text-base font-semibold text-foreground tabular-nums"
+              className="text-base font-semibold text-foreground tabular-nums"
               data-testid="elapsed-timer"
             >
               {formatElapsed(elapsed)}

@@ -12,7 +12,7 @@ import { auditKey } from '@/lib/queries';
 import { ProgressView } from './progress-view';
 import { useAuditProgress } from './use-audit-progress';
 
-/** Delay between `complete` and the result view (ms, spec section 9). */
+/** Delay between `complete` and the result view (ms, docs/product.md#limits-and-constants). */
 export const RESULT_NAVIGATION_DELAY_MS = 700;
 
 /** The progress of audit `auditId`; the result view follows on `complete`. */
@@ -26,7 +26,7 @@ export function RunningAudit({ auditId, validLinks }: { auditId: string; validLi
 
   const steps = useAuditProgress(auditId, {
     onComplete: (id) => {
-      // Kept for spec compatibility (section 7); the gateway needs nothing from it.
+      // Kept for older clients (docs/product.md#api-calls); the gateway needs nothing from it.
       apiFetch('/api/progress/complete', { method: 'POST', body: { sessionId: id } }).catch(
         () => undefined,
       );
@@ -41,6 +41,8 @@ export function RunningAudit({ auditId, validLinks }: { auditId: string; validLi
         title: 'Analysis Failed',
         description: message || 'Failed to analyze app. Please try again.',
         variant: 'destructive',
+        // Closed by the form once another audit starts.
+        topic: 'analysis',
       });
       setAuditView({ kind: 'form' });
     },

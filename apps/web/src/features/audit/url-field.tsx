@@ -5,7 +5,7 @@ import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
 
 /** Props of {@link UrlField}. */
-export interface UrlFieldProps {
+export interface TUrlFieldProps {
   id: string;
   label: string;
   value: string;
@@ -18,8 +18,9 @@ export interface UrlFieldProps {
 }
 
 /**
- * An App Store URL input with the idle / valid / invalid states of spec section 4: a green
- * check and the app id when valid, the error under the field when invalid.
+ * An App Store URL input with the idle / valid / invalid states of
+ * docs/product.md#states-and-transitions: a green check and the app id when valid, the error under
+ * the field when invalid.
  */
 export function UrlField({
   id,
@@ -30,7 +31,7 @@ export function UrlField({
   optional,
   onChange,
   onBlur,
-}: UrlFieldProps) {
+}: TUrlFieldProps) {
   const invalid = state.status === 'invalid';
   const valid = state.status === 'valid';
   const messageId = `${id}-message`;

@@ -1,10 +1,11 @@
 /**
- * Follows an audit's progress stream `GET /api/progress?auditId={id}` (spec section 7, DESIGN
- * section 2) with fetch, so the bearer header is sent, and `eventsource-parser` (the SSE parser
- * the API client of `@aso/api-client` uses too).
+ * Follows an audit's progress stream `GET /api/progress?auditId={id}` (docs/product.md#api-calls,
+ * docs/product.md#how-an-audit-runs) with fetch, so the bearer header is sent, and
+ * `eventsource-parser` (the SSE parser the API client of `@aso/api-client` uses too).
  * - `step` events update that step; `error` ends the run with the server's message;
  *   `complete` ends it successfully.
- * - A payload that fails to parse and a connection error are only logged (spec section 7).
+ * - A payload that fails to parse and a connection error are only logged
+ *   (docs/product.md#api-calls).
  * - A dropped connection reconnects with `Last-Event-ID`, so the gateway resumes after the
  *   last event seen: the audit is not restarted and no step is repeated.
  * - An answer 4xx (other than 429) on connect is final (e.g. not the caller's audit).
@@ -18,7 +19,7 @@ import { initialSteps, stepsReducer, type TStepsState } from '@/lib/progress-ste
 export type { TStepsState };
 
 /** Callbacks of {@link useAuditProgress}. */
-export interface ProgressHandlers {
+export interface TProgressHandlers {
   onComplete: (auditId: string) => void;
   /** The server's message (error event), or the connect failure's text. */
   onError: (message: string) => void;
@@ -36,7 +37,7 @@ function reconnectDelayMs(failures: number): number {
 }
 
 /** Subscribes to the audit's progress while mounted; returns the steps. */
-export function useAuditProgress(auditId: string, handlers: ProgressHandlers): TStepsState {
+export function useAuditProgress(auditId: string, handlers: TProgressHandlers): TStepsState {
   const [steps, dispatch] = useReducer(stepsReducer, undefined, initialSteps);
   const handlersRef = useRef(handlers);
   useEffect(() => {

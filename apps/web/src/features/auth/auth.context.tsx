@@ -1,6 +1,6 @@
 /**
- * The session (spec section 4 "Session", section 6): the token in localStorage, the signed-in
- * user, login, register and logout.
+ * The session (docs/product.md#states-and-transitions and #roles-and-permissions): the token in
+ * localStorage, the signed-in user, login, register and logout.
  * - The access check (`GET /api/check-access`) runs only when a token exists and is never
  *   retried; an answer saying the caller is not a user removes the token.
  * - Login and register store the token and set the user. Register also shows, once, the
@@ -26,7 +26,7 @@ import {
   type TSessionAnswer,
   type TUser,
 } from '@aso/contracts';
-import { toast } from '@/components/ui/use-toast';
+import { dismissToasts, toast } from '@/components/ui/use-toast';
 import { apiFetch } from '@/lib/api';
 import { checkAccessKey, checkAccessQuery } from '@/lib/queries';
 import { clearSessionToken, getSessionToken, setSessionToken } from '@/lib/session';
@@ -37,11 +37,14 @@ const SignInCodeDialog = lazy(() =>
   import('./sign-in-code-dialog').then((m) => ({ default: m.SignInCodeDialog })),
 );
 
+/** Topic of the session's toasts (a failed sign-out), closed by the next sign-in. */
+const SESSION_TOPIC = 'session';
+
 /** 'loading' while the session check runs. */
 export type TSessionStatus = 'loading' | 'anonymous' | 'authenticated';
 
 /** What {@link useAuth} returns. */
-export interface AuthState {
+export interface TAuthState {
   status: TSessionStatus;
   user: TUser | null;
   /** `POST /api/login`; throws ApiError on failure (the login screen shows the toast). */
@@ -52,7 +55,7 @@ export interface AuthState {
   logout: () => Promise<void>;
 }
 
-const AuthContext = createContext<AuthState | null>(null);
+const AuthContext = createContext<TAuthState | null>(null);
 
 /** Provides {@link AuthState}; mounted once above the router. */
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -84,6 +87,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         });
       }
       setSessionToken(answer.sessionToken);
+      // Signed in again: an earlier sign-out's error is no longer news.
+      dismissToasts(SESSION_TOPIC);
       // The user is known from the answer: seed the check so it does not run again.
       queryClient.setQueryData<TCheckUserAnswer>(checkAccessKey, {
         isUser: true,
@@ -103,6 +108,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         title: 'Logout Error',
         description: 'Failed to logout on the server. Your local session has been cleared.',
         variant: 'destructive',
+        topic: SESSION_TOPIC,
       });
     } finally {
       clearSessionToken();
@@ -112,7 +118,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [queryClient]);
 
-  const value = useMemo<AuthState>(() => {
+  const value = useMemo<TAuthState>(() => {
     let status: TSessionStatus = 'anonymous';
     let user: TUser | null = null;
     if (token !== null) {
@@ -149,7 +155,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 }
 
 /** The session; throws outside {@link AuthProvider}. */
-export function useAuth(): AuthState {
+export function useAuth(): TAuthState {
   const ctx = useContext(AuthContext);
   if (!ctx) throw new Error('useAuth must be used within AuthProvider');
   return ctx;

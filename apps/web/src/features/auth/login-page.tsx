@@ -1,10 +1,19 @@
 /**
- * Login / sign-up screen (spec section 2 "Login screen", sections 5 and 8): email and access
- * code (a password-style field: the access code to sign up, the personal sign-in code to log
- * in), a toggle between login and sign up, 'please wait...' while busy, and the spec's toasts.
+ * Login / sign-up screen (docs/product.md#sign-in-screen, #validation-rules and #error-catalogue):
+ * email and a password-style code field ('Personal sign-in code' to log in, 'Invite code' to sign
+ * up), the two codes explained, a toggle between login and sign up, 'please wait...' while busy.
+ * A refusal shows one message under the form ('Login Failed' / 'Registration Failed' with the
+ * server's message, or what to do with the code given: an invite code offers to sign up with it);
+ * it goes once the fields change, and with the screen when signing in succeeds.
  */
-import { BarChart3Icon, ScanSearchIcon, SparklesIcon } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import {
+  BarChart3Icon,
+  CircleAlertIcon,
+  KeyRoundIcon,
+  ScanSearchIcon,
+  SparklesIcon,
+} from 'lucide-react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import {
   BrandMark,
   PRODUCT_NAME,
@@ -16,11 +25,15 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { MAIN_CONTENT_ID } from '@/components/ui/skip-link';
-import { toast } from '@/components/ui/use-toast';
-import { serverMessage } from '@/lib/api';
 import { useAuth } from './auth.context';
-
-type TMode = 'login' | 'register';
+import {
+  CODE_EXPLANATIONS,
+  CODE_FIELD_LABELS,
+  MISSING_INFORMATION,
+  signInProblem,
+  type TSignInMode,
+  type TSignInProblem,
+} from './sign-in.texts';
 
 const FEATURES = [
   {
@@ -31,42 +44,37 @@ const FEATURES = [
   { icon: BarChart3Icon, text: 'Turn App Store Connect exports into a conversion dashboard' },
 ];
 
-/** The only screen anonymous visitors see, on every path (spec section 6). */
+/**
+ * The only screen anonymous visitors see, on every path (docs/product.md#roles-and-permissions).
+ */
 export function LoginPage() {
   const { login, register } = useAuth();
-  const [mode, setMode] = useState<TMode>('login');
+  const [mode, setMode] = useState<TSignInMode>('login');
   const [email, setEmail] = useState('');
   const [accessCode, setAccessCode] = useState('');
   const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<TSignInProblem | null>(null);
+  const problemId = useId();
+  const submitButton = useRef<HTMLButtonElement>(null);
+
+  const switchMode = (next: TSignInMode) => {
+    setMode(next);
+    setProblem(null);
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!email.trim() || !accessCode.trim()) {
-      toast({
-        title: 'Missing Information',
-        description: 'Please enter both email and access code.',
-        variant: 'destructive',
-      });
+      setProblem(MISSING_INFORMATION);
       return;
     }
     setBusy(true);
+    setProblem(null);
     try {
       const credentials = { email: email.trim(), accessCode: accessCode.trim() };
       await (mode === 'login' ? login(credentials) : register(credentials));
     } catch (err) {
-      toast(
-        mode === 'login'
-          ? {
-              title: 'Login Failed',
-              description: serverMessage(err, 'Failed to login. Please check your credentials.'),
-              variant: 'destructive',
-            }
-          : {
-              title: 'Registration Failed',
-              description: serverMessage(err, 'Failed to register. Please check your credentials.'),
-              variant: 'destructive',
-            },
-      );
+      setProblem(signInProblem(mode, err));
       setBusy(false);
     }
   };
@@ -126,15 +134,9 @@ export function LoginPage() {
             </div>
             <p className="text-sm text-muted-foreground">
               {mode === 'login'
-                ? 'Sign in with your email and the personal sign-in code you got when you signed up.'
-                : 'Sign up with your email and the access code you were given. You then get a personal sign-in code for your next visits.'}
+                ? 'Sign in with your email and the personal sign-in code you were shown when you signed up.'
+                : 'Sign up with your email and the invite code you were given. You then get a personal sign-in code for your next visits.'}
             </p>
-            {mode === 'login' && (
-              <p className="text-xs text-muted-foreground" data-testid="personal-code-hint">
-                Signed up before personal codes? Your access code no longer signs you in: ask your
-                administrator for a personal sign-in code.
-              </p>
-            )}
           </div>
           <form className="space-y-4" onSubmit={(e) => void onSubmit(e)} noValidate>
             <div className="space-y-2">
@@ -145,21 +147,58 @@ export function LoginPage() {
                 autoComplete="email"
                 placeholder="you@company.com"
                 value={email}
-                onChange={(e) => setEmail(e.target.value)}
+                onChange={(e) => {
+                  setEmail(e.target.value);
+                  setProblem(null);
+                }}
               />
             </div>
             <div className="space-y-2">
-              <Label htmlFor="access-code">Access code</Label>
+              <Label htmlFor="access-code">{CODE_FIELD_LABELS[mode]}</Label>
               <Input
                 id="access-code"
                 type="password"
-                autoComplete="current-password"
-                placeholder="••••••••"
+                autoComplete={mode === 'login' ? 'current-password' : 'one-time-code'}
+                placeholder="XXXX-XXXX-XXXX-XXXX"
                 value={accessCode}
-                onChange={(e) => setAccessCode(e.target.value)}
+                aria-describedby={problem ? problemId : undefined}
+                onChange={(e) => {
+                  setAccessCode(e.target.value);
+                  setProblem(null);
+                }}
               />
             </div>
+            {problem && (
+              <div
+                id={problemId}
+                role="alert"
+                className="flex gap-2.5 rounded-lg border border-destructive/40 bg-destructive/5 p-3 text-sm"
+                data-testid="sign-in-problem"
+              >
+                <CircleAlertIcon className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
+                <div className="min-w-0 space-y-1">
+                  <p className="font-semibold text-destructive">{problem.title}</p>
+                  <p className="text-foreground/90">{problem.description}</p>
+                  {problem.switchTo && (
+                    <button
+                      type="button"
+                      className="font-medium text-primary underline underline-offset-4"
+                      onClick={() => {
+                        switchMode(problem.switchTo!);
+                        submitButton.current?.focus();
+                      }}
+                      data-testid="sign-in-switch"
+                    >
+                      {problem.switchTo === 'register'
+                        ? 'sign up with this code'
+                        : 'sign in with this code'}
+                    </button>
+                  )}
+                </div>
+              </div>
+            )}
             <Button
+              ref={submitButton}
               type="submit"
               className="w-full"
               size="lg"
@@ -169,12 +208,22 @@ export function LoginPage() {
               {busy ? 'please wait...' : mode === 'login' ? 'login' : 'sign up'}
             </Button>
           </form>
+          <div
+            className="space-y-2 rounded-lg border bg-muted/30 p-3 text-xs text-muted-foreground"
+            data-testid="code-explanation"
+          >
+            <p className="flex items-center gap-1.5 font-medium text-foreground">
+              <KeyRoundIcon className="size-3.5" aria-hidden /> Which code?
+            </p>
+            <p>{CODE_EXPLANATIONS.invite}</p>
+            <p>{CODE_EXPLANATIONS.personal}</p>
+          </div>
           <p className="text-center text-sm text-muted-foreground">
             {mode === 'login' ? "Don't have an account?" : 'Already have an account?'}{' '}
             <button
               type="button"
               className="font-medium text-primary underline-offset-4 hover:underline"
-              onClick={() => setMode(mode === 'login' ? 'register' : 'login')}
+              onClick={() => switchMode(mode === 'login' ? 'register' : 'login')}
             >
               {mode === 'login' ? 'sign up' : 'login'}
             </button>

@@ -1,6 +1,6 @@
 /**
  * Logout hooks: features that keep their own per-session browser state (e.g. the admin
- * screen's unlocked code in sessionStorage, spec section 4 "Admin ... logout clears it")
+ * screen's unlocked code in sessionStorage, docs/product.md#states-and-transitions)
  * register a cleanup here; {@link runLogoutCleanups} runs them on every logout, also when
  * the logout call fails.
  */

@@ -16,7 +16,7 @@ import {
 } from '@/components/ui/dialog';
 
 /** Props of {@link SignInCodeDialog}. */
-export interface SignInCodeDialogProps {
+export interface TSignInCodeDialogProps {
   /** The code to show; the dialog is open while it is not null. */
   code: string | null;
   /** Whose code it is (the email), for the text. */
@@ -27,7 +27,7 @@ export interface SignInCodeDialogProps {
 }
 
 /** Shows a personal sign-in code with a copy button until the user closes it. */
-export function SignInCodeDialog({ code, email, audience, onClose }: SignInCodeDialogProps) {
+export function SignInCodeDialog({ code, email, audience, onClose }: TSignInCodeDialogProps) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     if (!code) return;

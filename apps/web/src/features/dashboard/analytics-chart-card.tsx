@@ -6,13 +6,31 @@ import {
   LineChart as LineChartIcon,
   Loader2,
 } from 'lucide-react';
-import { useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { buildLineChartOption, lineColor, type TChangeMarker } from './chart.options';
+import { isPrinting } from '@/hooks/use-printing';
+import { ChartLegend } from './chart-legend';
+import {
+  ZOOM_MIN_POINTS,
+  buildLineChartOption,
+  chartDays,
+  clampWindow,
+  fullWindow,
+  lineColor,
+  type TChangeMarker,
+  type TDayWindow,
+} from './chart.options';
 import { EChart } from './echart';
 import { MetricSelector } from './metric-selector';
 
-/** Texts of the chart card states (spec sections 2, 4 and 8). */
+// The zoom control (with its slider) loads only when a range needs it: the default range of 30
+// days never does.
+const ChartZoom = lazy(() => import('./chart-zoom').then((m) => ({ default: m.ChartZoom })));
+
+/**
+ * Texts of the chart card states (docs/product.md#dashboard-sections, #states-and-transitions and
+ * #error-catalogue).
+ */
 export const CHART_TEXTS = {
   noDatasetTitle: 'Upload both CSV files to see the chart',
   noDatasetBody: 'Once processed, you can visualize any metrics from your data',
@@ -24,10 +42,10 @@ export const CHART_TEXTS = {
   noMetric: 'Select at least one metric to display the chart',
 } as const;
 
-/** Line chart height (spec section 9). */
+/** Line chart height (docs/product.md#dashboard-computation). */
 export const LINE_CHART_HEIGHT = '26rem';
 
-/** The chart card's state (spec section 4: "Chart card states"). */
+/** The chart card's state (docs/product.md#states-and-transitions: "Chart card states"). */
 export type TChartCardState =
   | { kind: 'no-dataset' }
   | { kind: 'loading' }
@@ -77,8 +95,10 @@ function StateMessage({
 }
 
 /**
- * The analytics chart card: every state of spec section 4, and when ready the metric selector
- * and the line chart of the selected metrics by date with a legend of their names.
+ * The analytics chart card: every state of docs/product.md#states-and-transitions, and when ready
+ * the metric selector and the line chart of the selected metrics by date with a legend of their
+ * names, and over more than {@link ZOOM_MIN_POINTS} days a zoom control under it choosing the
+ * days shown (not on printed pages, which show the whole range).
  */
 export function AnalyticsChartCard({ state }: { state: TChartCardState }) {
   return (
@@ -92,7 +112,7 @@ export function AnalyticsChartCard({ state }: { state: TChartCardState }) {
             Daily values of the selected metrics over the applied range.
           </CardDescription>
         </div>
-        {state.kind === 'ready' && (
+        {state.kind === 'ready' && !isPrinting() && (
           <MetricSelector
             metrics={state.metrics}
             selected={state.selected}
@@ -177,30 +197,46 @@ function ReadyChart({
   selected: string[];
   markers: readonly TChangeMarker[];
 }) {
-  const option = useMemo(
-    () => buildLineChartOption(entries, selected, dateColumn, markers),
-    [entries, selected, dateColumn, markers],
+  const zoomable = entries.length > ZOOM_MIN_POINTS && !isPrinting();
+  // The zoom window belongs to the rows it was chosen on: other rows (another applied range or
+  // dataset) start over on all their days.
+  const [zoom, setZoom] = useState<{ of: TDatedRow[]; window: TDayWindow } | null>(null);
+  const moved = zoomable && zoom !== null && zoom.of === entries;
+  const [first, last] = moved
+    ? clampWindow(zoom.window, entries.length)
+    : fullWindow(entries.length);
+  const shown = useMemo(
+    () => (zoomable ? entries.slice(first, last + 1) : entries),
+    [entries, zoomable, first, last],
   );
-  const marked = markers.filter((m) => entries.some((e) => e.day === m.day));
+  const option = useMemo(() => {
+    const built = buildLineChartOption(shown, selected, dateColumn, markers);
+    // Moving a thumb redraws at once: an animation per step would make the lines flicker.
+    return moved ? { ...built, animation: false } : built;
+  }, [shown, selected, dateColumn, markers, moved]);
+  const days = useMemo(() => chartDays(entries, dateColumn), [entries, dateColumn]);
+  const marked = markers.filter((m) => shown.some((e) => e.day === m.day));
   return (
     <div className="flex flex-col gap-3">
-      <ul
-        className="flex flex-wrap gap-x-4 gap-y-1.5"
+      <ChartLegend
         data-testid="chart-legend"
-        aria-label="chart legend"
-      >
-        {selected.map((metric, index) => (
-          <li key={metric} className="flex items-center gap-1.5 text-xs text-muted-foreground">
-            <span className="h-2 w-3 rounded-sm" style={{ backgroundColor: lineColor(index) }} />
-            <span className="text-foreground">{metric}</span>
-          </li>
-        ))}
-      </ul>
+        label="chart legend"
+        items={selected.map((metric, index) => ({ name: metric, color: lineColor(index) }))}
+      />
       <EChart
         option={option}
         height={LINE_CHART_HEIGHT}
         label={`Line chart of ${selected.join(', ')} by date${markedText(marked)}`}
       />
+      {zoomable && (
+        <Suspense fallback={<div className="h-14" aria-busy="true" />}>
+          <ChartZoom
+            days={days}
+            value={[first, last]}
+            onChange={(next) => setZoom({ of: entries, window: next })}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

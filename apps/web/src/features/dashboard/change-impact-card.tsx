@@ -3,7 +3,9 @@
  * daily first-time downloads, impressions and conversion rate per source in the N days before
  * and after it (N = 7, 14 or 28), the before window's noise band and a verdict only where the
  * after mean leaves it (`buildChangeImpact` of `@aso/analytics`). The words say what the
- * figures did after a change, never that the change caused it.
+ * figures did after a change, never that the change caused it. Figures imported from App
+ * Store Connect find their listing by the app's Apple id (and offer to watch it when no
+ * listing of that id is watched); an upload's, by name and territory or the user's choice.
  */
 import {
   IMPACT_METRIC_LABELS,
@@ -20,17 +22,22 @@ import {
   type TImpactWindowDays,
   type TRowInput,
 } from '@aso/analytics';
-import { changeFieldLabel, type TDateRange } from '@aso/contracts';
-import { AlertTriangle, GitCompareArrows } from 'lucide-react';
+import { changeFieldLabel, isAppStoreStorefront, type TDateRange } from '@aso/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { AlertTriangle, Eye, GitCompareArrows, Loader2 } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import { serverMessage } from '@/lib/api';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ErrorState, LoadingRows } from '@/features/admin/section-state';
+import { WATCHLIST_KEY, watchApp } from '@/features/watchlist/watch.api';
 import { storefrontName, timelinePath, watchItemName } from '@/features/watchlist/watch.helpers';
 import { MARKER_COLOR } from './chart.options';
-import { setWatchedApp } from './dashboard.store';
 import type { TDashboardChanges } from './dashboard-changes';
+import type { TOpenAscDashboard } from './dashboard.store';
 
 /** The rule of the verdicts, as the card states it. */
 export const IMPACT_RULE_TEXT =
@@ -161,17 +168,71 @@ function AppPicker({ changes }: { changes: TDashboardChanges }) {
         value={item ? keyOf(item) : ''}
         onChange={(e) => {
           const picked = candidates.find((w) => keyOf(w) === e.target.value);
-          setWatchedApp(picked ? { appId: picked.appId, storefront: picked.storefront } : null);
+          changes.choose(picked ? { appId: picked.appId, storefront: picked.storefront } : null);
         }}
         data-testid="impact-app-picker"
       >
-        {!item && <option value="">choose one of your watched apps…</option>}
+        {!item && (
+          <option value="">
+            {changes.subject.kind === 'asc'
+              ? 'choose one of its watched storefronts…'
+              : 'choose one of your watched apps…'}
+          </option>
+        )}
         {candidates.map((w) => (
           <option key={w.id} value={keyOf(w)}>
             {watchItemName(w)} ({storefrontName(w.storefront)})
           </option>
         ))}
       </select>
+    </div>
+  );
+}
+
+/** What the card says about imported figures' app. */
+type TOpenAscDashboardRef = Pick<TOpenAscDashboard, 'appId' | 'appName' | 'territory'>;
+
+/**
+ * Imported figures whose app no watched `mine` listing has: offers to watch it as the user's
+ * own, in the territory filter's storefront (or the United States'), by its Apple id.
+ */
+function WatchImportedApp({ appId, appName, territory }: TOpenAscDashboardRef) {
+  const queryClient = useQueryClient();
+  const storefront = territory && isAppStoreStorefront(territory) ? territory.toLowerCase() : 'us';
+  const watch = useMutation({
+    mutationFn: () =>
+      watchApp({
+        appStoreUrl: `https://apps.apple.com/${storefront}/app/id${appId}`,
+        role: 'mine',
+      }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: WATCHLIST_KEY }),
+    onError: (err) =>
+      toast({
+        variant: 'destructive',
+        title: 'Watch Failed',
+        description: serverMessage(err, 'Could not watch the app. Please try again.'),
+      }),
+  });
+  return (
+    <div
+      className="flex flex-col items-center gap-3 rounded-lg border border-dashed px-4 py-6 text-center text-sm text-muted-foreground"
+      data-testid="impact-no-app"
+    >
+      <p>
+        Watch {appName} (Apple ID {appId}) as “my app” to see its listing changes here and on the
+        charts: the imported figures are linked to its watched listings by that id.
+      </p>
+      <Button
+        variant="outline"
+        size="sm"
+        onClick={() => watch.mutate()}
+        disabled={watch.isPending}
+        focusableWhenDisabled
+        data-testid="impact-watch-app"
+      >
+        {watch.isPending ? <Loader2 className="animate-spin" /> : <Eye />}
+        watch {appName} ({storefrontName(storefront)})
+      </Button>
     </div>
   );
 }
@@ -185,13 +246,13 @@ export function ChangeImpactCard({
 }: {
   rows: readonly TRowInput[];
   changes: TDashboardChanges;
-  /** The export's app name and territory, to explain the choice of app. */
+  /** The export's (or imported app's) name and territory, to explain the choice of app. */
   appName: string | null;
   territory: string | null;
 }) {
   const [windowDays, setWindowDays] = useState<TImpactWindowDays>(14);
   const groupName = useId();
-  const { item, how, watchlist, history, events } = changes;
+  const { subject, item, how, watchlist, history, events } = changes;
   const impacts = useMemo(
     () => (events.length > 0 ? buildChangeImpact(rows, events, windowDays) : []),
     [rows, events, windowDays],
@@ -207,6 +268,8 @@ export function ChangeImpactCard({
         onRetry={() => void watchlist.refetch()}
       />
     );
+  else if (changes.candidates.length === 0 && subject.kind === 'asc')
+    body = <WatchImportedApp {...subject.asc} />;
   else if (changes.candidates.length === 0)
     body = (
       <p
@@ -217,6 +280,13 @@ export function ChangeImpactCard({
         <Link to="/watchlist" className="text-primary underline underline-offset-4">
           Open the watchlist
         </Link>
+      </p>
+    );
+  else if (!item && subject.kind === 'asc')
+    body = (
+      <p className="text-sm text-muted-foreground" data-testid="impact-choose">
+        {subject.asc.appName} is watched in several storefronts: choose the listing whose changes to
+        show.
       </p>
     );
   else if (!item)
@@ -301,7 +371,11 @@ export function ChangeImpactCard({
                 {watchItemName(item)}
               </Link>{' '}
               ({storefrontName(item.storefront)})
-              {how === 'matched' ? ', matched by name and territory.' : '.'}
+              {how === 'matched'
+                ? ', matched by name and territory.'
+                : how === 'by-id'
+                  ? ', found by its Apple ID.'
+                  : '.'}
             </>
           )}
         </CardDescription>

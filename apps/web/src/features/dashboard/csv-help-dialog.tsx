@@ -8,21 +8,24 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
-import type { TUploadSlot } from './csv-file.rules';
+import type { TUploadSlot } from './csv-file.validation';
 
-/** Title of the help dialog (spec section 2: Upload widgets). */
-export const CSV_HELP_TITLE = "How to export a CSV file from the provider's analytics console";
+/**
+ * Title of the help dialog (docs/product.md#upload-widgets): the exports come from App Store
+ * Connect, named as such (the only console this iOS product reads).
+ */
+export const CSV_HELP_TITLE = 'How to export a CSV file from App Store Connect';
 
-/** The one step that differs between the two exports (spec section 2). */
+/** The one step that differs between the two exports (docs/product.md#upload-widgets). */
 const VIEW_STEP: Record<TUploadSlot, string> = {
   conversionCSV: 'Choose the saved view Conversion Rate.',
   redownloadsCSV: 'Choose Redownloads on the left, with comparison set to None.',
 };
 
-/** The export steps of spec section 2 for one file, in order. */
+/** The export steps of docs/product.md#upload-widgets for one file, in order. */
 export function csvHelpSteps(slot: TUploadSlot): string[] {
   return [
-    'Open the Analytics tab.',
+    'Sign in to App Store Connect (appstoreconnect.apple.com) and open the Analytics tab.',
     'Select the app.',
     'Choose Metrics.',
     'Set the time range.',
@@ -66,7 +69,7 @@ export function CsvHelpDialog({ slot, fileLabel }: { slot: TUploadSlot; fileLabe
         <figure className="flex flex-col gap-2">
           <img
             src="/help/csv-export-example.svg"
-            alt="Illustration of the analytics console: the metric view, the By Source Type filter and the three-dot menu open on Export as CSV"
+            alt="Illustration of App Store Connect Analytics: the metric view, the By Source Type filter and the three-dot menu open on Export as CSV"
             className="w-full rounded-lg border bg-muted/30"
             width={720}
             height={400}

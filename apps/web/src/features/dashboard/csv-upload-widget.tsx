@@ -3,11 +3,11 @@ import { FileSpreadsheet, UploadCloud, X } from 'lucide-react';
 import { useId, useRef, useState, type DragEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
-import { validateCsvFile, type TUploadSlot } from './csv-file.rules';
+import { validateCsvFile, type TUploadSlot } from './csv-file.validation';
 import { CsvHelpDialog } from './csv-help-dialog';
 
 /** Props of {@link CsvUploadWidget}. */
-export interface CsvUploadWidgetProps {
+export interface TCsvUploadWidgetProps {
   slot: TUploadSlot;
   /** e.g. 'Conversion data'. */
   label: string;
@@ -19,10 +19,11 @@ export interface CsvUploadWidgetProps {
 }
 
 /**
- * One CSV upload area (spec sections 2, 4 and 5): drop a file or choose one; shows the chosen
- * file's name and size (Bytes/KB/MB, two decimals) with a remove button; refuses a non-.csv
- * name or a file over 20 MB with the spec's message and clears that selection; carries the
- * export help dialog. Removing the file gives the focus back to the file field.
+ * One CSV upload area (docs/product.md#upload-widgets, #states-and-transitions and
+ * #validation-rules): drop a file or choose one; shows the chosen file's name and size
+ * (Bytes/KB/MB, two decimals) with a remove button; refuses a non-.csv name or a file over 20 MB
+ * with the documented message and clears that selection; carries the export help dialog. Removing
+ * the file gives the focus back to the file field.
  */
 export function CsvUploadWidget({
   slot,
@@ -31,7 +32,7 @@ export function CsvUploadWidget({
   file,
   onFileChange,
   disabled,
-}: CsvUploadWidgetProps) {
+}: TCsvUploadWidgetProps) {
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
@@ -40,8 +41,8 @@ export function CsvUploadWidget({
   const take = (picked: File | undefined) => {
     if (!picked) return;
     const problem = validateCsvFile(picked);
-    // A rejected selection is cleared (spec section 5), including the input's own value, so
-    // choosing the same file again fires a change event.
+    // A rejected selection is cleared (docs/product.md#validation-rules), including the input's own
+    // value, so choosing the same file again fires a change event.
     if (inputRef.current) inputRef.current.value = '';
     if (problem) {
       setError(problem);
@@ -69,11 +70,11 @@ export function CsvUploadWidget({
   };
 
   return (
-    <div className="flex flex-col gap-2" data-testid={`upload-${slot}`}>
+    <div className="flex min-w-0 flex-col gap-2" data-testid={`upload-${slot}`}>
       <div className="flex items-center justify-between gap-2">
         <div className="min-w-0">
           <p className="text-sm font-medium">{label}</p>
-          <p className="truncate text-xs text-muted-foreground">{hint}</p>
+          <p className="text-xs text-muted-foreground">{hint}</p>
         </div>
         <CsvHelpDialog slot={slot} fileLabel={label.toLowerCase()} />
       </div>

@@ -1,20 +1,47 @@
 /**
- * The dashboard's watched listing (see `resolveWatchedApp`) and that listing's changes.
+ * The dashboard's watched listing (see `resolveWatchedApp` and `resolveWatchedAppById`) and
+ * that listing's changes.
  */
 import { impactEventsOfChanges } from '@aso/analytics';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { historyQuery, watchlistQuery } from '@/features/watchlist/watch.api';
-import { resolveWatchedApp } from './dashboard-app.rules';
-import { rememberedWatchedApp, type TOpenDashboard } from './dashboard.store';
+import { resolveWatchedApp, resolveWatchedAppById } from './dashboard-app.resolver';
+import {
+  rememberedWatchedApp,
+  setWatchedApp,
+  updateAscDashboard,
+  type TOpenAscDashboard,
+  type TOpenDashboard,
+  type TWatchedAppRef,
+} from './dashboard.store';
 
-/** The dashboard's watched listing, its history and its listing changes as impact events. */
-export function useDashboardChanges(current: TOpenDashboard) {
+/** What a dashboard shows: an upload's dataset, or figures imported for an app. */
+export type TChangesSubject =
+  { kind: 'csv'; dataset: TOpenDashboard } | { kind: 'asc'; asc: TOpenAscDashboard };
+
+/**
+ * The dashboard's watched listing, its history and its listing changes as impact events, and
+ * `choose`, which records the user's choice of listing (with the saved dashboard's view, and
+ * for a dataset in this browser too).
+ */
+export function useDashboardChanges(subject: TChangesSubject) {
   const watchlist = useQuery(watchlistQuery());
   const resolved = useMemo(
     () =>
-      resolveWatchedApp(current, watchlist.data ?? [], rememberedWatchedApp(current.downloadId)),
-    [current, watchlist.data],
+      subject.kind === 'csv'
+        ? resolveWatchedApp(
+            subject.dataset,
+            watchlist.data ?? [],
+            rememberedWatchedApp(subject.dataset.downloadId),
+          )
+        : resolveWatchedAppById(
+            subject.asc.appId,
+            subject.asc.territory,
+            watchlist.data ?? [],
+            subject.asc.watchedApp,
+          ),
+    [subject, watchlist.data],
   );
   const item = resolved.item;
   const history = useQuery({
@@ -25,7 +52,9 @@ export function useDashboardChanges(current: TOpenDashboard) {
     () => (history.data ? impactEventsOfChanges(history.data.changes) : []),
     [history.data],
   );
-  return { watchlist, ...resolved, history, events };
+  const choose = (app: TWatchedAppRef | null) =>
+    subject.kind === 'csv' ? setWatchedApp(app) : updateAscDashboard({ watchedApp: app });
+  return { subject, watchlist, ...resolved, history, events, choose };
 }
 
 /** What {@link useDashboardChanges} gives. */

@@ -1,6 +1,6 @@
 /**
- * The dashboard tab's content (spec sections 2 and 4), loaded lazily by `./index.tsx` so that
- * echarts stays out of the first-load bundle.
+ * The dashboard tab's content (docs/product.md#dashboard-tab and #states-and-transitions), loaded
+ * lazily by `./index.tsx` so that echarts stays out of the first-load bundle.
  */
 import { buildKpiReport, formatCount } from '@aso/analytics';
 import { changeFieldLabel, DASHBOARD_NAMING_MESSAGE, type TKpiReport } from '@aso/contracts';
@@ -19,7 +19,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DownloadPdfButton } from '@/components/download-pdf-button';
-import { toast } from '@/components/ui/use-toast';
+import { dismissToasts, toast } from '@/components/ui/use-toast';
 import { useFocusOnMount } from '@/hooks/use-focus';
 import { ApiError } from '@/lib/api';
 import { useMainScreen } from '@/features/shell/main-screen.context';
@@ -42,22 +42,18 @@ import {
   useDashboardState,
   type TOpenDashboard,
 } from './dashboard.store';
-import { describeDataset, rowsForRange } from './dataset.rules';
+import { describeDataset, rowsForRange } from './dataset.helpers';
 import { DateRangePicker } from './date-range-picker';
-import { rangeLabel } from './date-range.rules';
-import { saveBlob } from '@/lib/file-download.rules';
+import { rangeLabel } from './date-range.helpers';
+import { saveBlob } from '@/lib/file-download.helpers';
+import { exportRange } from './export-range';
 import { KpiReport } from './kpi-report';
 import { MonthlyReport } from './monthly-report';
 import { openSavedDashboardById } from './open-saved-dashboard';
+import { SAVE_TEXTS } from './saved-dashboard.helpers';
 import { SourcePerformance } from './source-performance';
 import { UploadPanel } from './upload-panel';
-
-/** Toast texts of spec section 8 ("Save fails") and of the other dashboard actions. */
-export const SAVE_TEXTS = {
-  failedTitle: 'Save Failed',
-  failed: 'Failed to save dashboard. Please try again.',
-  savedTitle: 'Dashboard Saved',
-} as const;
+import { AscDashboardView, DashboardSourcePicker } from '@/features/asc/asc-dashboard';
 
 /** The dashboard tab: upload panel, then the analytics dashboard of the open dataset. */
 export default function DashboardTabContent() {
@@ -85,14 +81,22 @@ export default function DashboardTabContent() {
           <BarChart3 className="size-6 text-primary" /> Analytics dashboard
         </h1>
         <p className="text-sm text-muted-foreground">
-          Conversion, impressions and downloads by traffic source, from your analytics exports.
+          Conversion, impressions and downloads by traffic source, from your analytics exports or
+          imported from App Store Connect.
         </p>
       </header>
-      {state.showUpload && <UploadPanel canCancel={state.current !== null} />}
-      {state.current ? (
-        <DashboardView key={state.current.downloadId} current={state.current} />
+      <DashboardSourcePicker />
+      {state.asc ? (
+        <AscDashboardView key={`${state.asc.connectionId}/${state.asc.appId}`} asc={state.asc} />
       ) : (
-        <AnalyticsChartCard state={{ kind: 'no-dataset' }} />
+        <>
+          {state.showUpload && <UploadPanel canCancel={state.current !== null} />}
+          {state.current ? (
+            <DashboardView key={state.current.downloadId} current={state.current} />
+          ) : (
+            <AnalyticsChartCard state={{ kind: 'no-dataset' }} />
+          )}
+        </>
       )}
     </div>
   );
@@ -113,7 +117,8 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
     () => (rows.length > 0 ? buildKpiReport(rows, range) : null),
     [rows, range],
   );
-  const changes = useDashboardChanges(current);
+  const subject = useMemo(() => ({ kind: 'csv' as const, dataset: current }), [current]);
+  const changes = useDashboardChanges(subject);
   const markers = useMemo<TChangeMarker[]>(
     () =>
       changes.events.map((e) => ({
@@ -184,31 +189,6 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
       )}
     </div>
   );
-}
-
-async function exportRange(
-  current: TOpenDashboard,
-  headers: string[],
-  entries: ReturnType<typeof rowsForRange>,
-  range: { start: string; end: string },
-): Promise<void> {
-  // The CSV writer is loaded on the first export: most visits never export.
-  let csv: string;
-  let fileName: string;
-  try {
-    const { buildExportCsv, exportFileName } = await import('./export-csv');
-    csv = buildExportCsv(headers, entries);
-    fileName = exportFileName(current.appName, current.territory, range);
-  } catch {
-    toast({
-      variant: 'destructive',
-      title: 'Export Failed',
-      description: 'Failed to export the CSV. Please try again.',
-    });
-    return;
-  }
-  saveBlob(new Blob([csv], { type: 'text/csv;charset=utf-8' }), fileName);
-  toast({ title: 'CSV Exported', description: `${entries.length} rows of ${rangeLabel(range)}` });
 }
 
 function DashboardToolbar({
@@ -283,10 +263,12 @@ function DashboardToolbar({
     try {
       const { blob, fileName } = await fetchMergedCsv(current.downloadId);
       saveBlob(blob, fileName);
+      dismissToasts('processed-csv');
     } catch (err) {
       toast({
         variant: 'destructive',
         title: 'Download Failed',
+        topic: 'processed-csv',
         description: isExpiredError(err)
           ? CHART_TEXTS.expiredBody
           : 'Failed to download the processed CSV. Please try again.',
@@ -306,7 +288,8 @@ function DashboardToolbar({
           <h2
             ref={title}
             tabIndex={-1}
-            className="focus-target truncate font-semibold"
+            // Wrapped, never cut: the name may be what says the data is constructed.
+            className="focus-target font-semibold break-words"
             data-testid="dataset-title"
           >
             {current.appName ?? 'Merged dataset'}

@@ -1,9 +1,9 @@
 /**
- * State of the dashboard tab that must outlive the tab's component (the shell unmounts tabs
- * it does not show): the open dataset, whether the upload panel shows, the applied range and
- * the selected metrics (spec section 4: "Dashboard tab", "Chart card states", "Date range").
- * A tiny external store read with `useSyncExternalStore`; no echarts here, so the sidebar can
- * use it without loading the dashboard bundle.
+ * State of the dashboard tab that must outlive the tab's component (the shell unmounts tabs it does
+ * not show): the open dataset, whether the upload panel shows, the applied range and the selected
+ * metrics, and the imported App Store Connect app shown instead when that source is chosen (docs/product.md#states-and-transitions: "Dashboard tab", "Chart card states", "Date
+ * range"). A tiny external store read with `useSyncExternalStore`; no echarts here, so the sidebar
+ * can use it without loading the dashboard bundle.
  */
 import type { TDateRange } from '@aso/contracts';
 import { useSyncExternalStore } from 'react';
@@ -29,6 +29,29 @@ export interface TOpenDashboard {
   watchedApp?: TWatchedAppRef | null;
 }
 
+/**
+ * A dashboard on the figures imported from App Store Connect for one app of a connection,
+ * with its own filters and view (the uploads' dataset, if any, stays open beside it).
+ */
+export interface TOpenAscDashboard {
+  connectionId: string;
+  /** The app's Apple id: the watched listings of the same id are its listings. */
+  appId: string;
+  appName: string;
+  /** Territory and device filters; null: all. */
+  territory: string | null;
+  device: string | null;
+  /** The applied range; null means the data's default range. */
+  appliedRange: TDateRange | null;
+  /** Selected metric columns; null means the default. */
+  selectedMetrics: string[] | null;
+  /** Id and name of the saved dashboard it was opened from or saved as; null while unsaved. */
+  savedId: string | null;
+  name: string | null;
+  /** Which storefront's listing of the app "Change impact" reads, when the user chose one. */
+  watchedApp: TWatchedAppRef | null;
+}
+
 /** A watched listing by app id and storefront. */
 export interface TWatchedAppRef {
   appId: string;
@@ -44,6 +67,8 @@ export interface TDashboardState {
   appliedRange: TDateRange | null;
   /** Selected metric columns; null means the default ('Total Downloads'). */
   selectedMetrics: string[] | null;
+  /** The imported app shown instead of the uploads; null: the uploads are shown. */
+  asc: TOpenAscDashboard | null;
 }
 
 const INITIAL: TDashboardState = {
@@ -51,6 +76,7 @@ const INITIAL: TDashboardState = {
   showUpload: true,
   appliedRange: null,
   selectedMetrics: null,
+  asc: null,
 };
 
 let state: TDashboardState = INITIAL;
@@ -89,7 +115,42 @@ export function openDataset(
     showUpload: false,
     appliedRange: view.appliedRange ?? null,
     selectedMetrics: view.selectedMetrics ?? null,
+    asc: null,
   });
+}
+
+/**
+ * Shows the imported figures of one app (the source choice, or a saved dashboard on them).
+ * `dashboard` gives what is known; the rest starts at the defaults (all territories and
+ * devices, the data's default range and metrics, unsaved).
+ */
+export function openAscDashboard(
+  dashboard: Pick<TOpenAscDashboard, 'connectionId' | 'appId' | 'appName'> &
+    Partial<TOpenAscDashboard>,
+): void {
+  set({
+    ...state,
+    asc: {
+      territory: null,
+      device: null,
+      appliedRange: null,
+      selectedMetrics: null,
+      savedId: null,
+      name: null,
+      watchedApp: null,
+      ...dashboard,
+    },
+  });
+}
+
+/** Changes the open imported dashboard (its filters, range, metrics, saved id or listing). */
+export function updateAscDashboard(patch: Partial<TOpenAscDashboard>): void {
+  if (state.asc) set({ ...state, asc: { ...state.asc, ...patch } });
+}
+
+/** Back to the uploads (the dataset open before, if any). */
+export function showUploads(): void {
+  if (state.asc) set({ ...state, asc: null });
 }
 
 /** 'generate new dashboard': shows the upload panel again; the open dataset stays below it. */
@@ -150,10 +211,19 @@ export function rememberedWatchedApp(downloadId: string): TWatchedAppRef | null 
   }
 }
 
-/** Forgets the saved id of a deleted dashboard (the dataset itself stays open). */
+/** Forgets the saved id of a deleted dashboard (the dataset or imported app stays open). */
 export function forgetSaved(savedId: string): void {
-  if (state.current?.savedId !== savedId) return;
-  set({ ...state, current: { ...state.current, savedId: null, name: null } });
+  if (state.asc?.savedId === savedId) {
+    set({ ...state, asc: { ...state.asc, savedId: null, name: null } });
+  }
+  if (state.current?.savedId === savedId) {
+    set({ ...state, current: { ...state.current, savedId: null, name: null } });
+  }
+}
+
+/** The id of the saved dashboard on screen in the dashboard tab, or null. */
+export function openSavedId(s: TDashboardState): string | null {
+  return s.asc ? s.asc.savedId : (s.current?.savedId ?? null);
 }
 
 /** Back to the initial state (sign-out). */

@@ -18,9 +18,11 @@ function renderPicker() {
  * The day button of `label` ('3 August 2025'), by the start of its accessible name, once it
  * shows (the calendar's code is loaded when the picker is first used).
  */
-const day = (label: string) => screen.findByRole('button', { name: new RegExp(`^${label},`) });
+const day = (label: string) =>
+  // The first use loads and transforms the calendar's code: seconds on a busy machine.
+  screen.findByRole('button', { name: new RegExp(`^${label},`) }, { timeout: 15_000 });
 
-describe('DateRangePicker (spec sections 2 and 4)', () => {
+describe('DateRangePicker (docs/product.md#dashboard-tab and #states-and-transitions)', () => {
   it('applies a start and an end picked in either order, Apply enabled only then', async () => {
     const user = userEvent.setup();
     const onApply = renderPicker();

@@ -12,7 +12,7 @@ import {
   nextDraft,
   rangeLabel,
   type TDraftRange,
-} from './date-range.rules';
+} from './date-range.helpers';
 
 // The calendar (react-day-picker with date-fns) is fetched on intent to pick a range (hover,
 // focus or press of the trigger), not with the dashboard.
@@ -38,7 +38,7 @@ function FocusDayWhenShown({ content }: { content: RefObject<HTMLDivElement | nu
 }
 
 /** Props of {@link DateRangePicker}. */
-export interface DateRangePickerProps {
+export interface TDateRangePickerProps {
   /** The applied range. */
   value: TDateRange;
   /** Selectable days (inclusive): the dataset's span, or 2025-01-01..2025-12-31. */
@@ -67,12 +67,13 @@ export function dayButtonLabel(date: Date, modifiers: Record<string, boolean>): 
 }
 
 /**
- * The date-range popover (spec sections 2 and 4): a two-month range calendar limited to
- * `bounds`; Apply is enabled only when a start and an end are chosen; Cancel, Escape or a
- * click outside closes it and discards the choice. It opens with the focus on a day of the
- * calendar and the keys to use written above it; the choice so far is announced as it changes.
+ * The date-range popover (docs/product.md#dashboard-tab and #states-and-transitions): a two-month
+ * range calendar limited to `bounds`; Apply is enabled only when a start and an end are chosen;
+ * Cancel, Escape or a click outside closes it and discards the choice. It opens with the focus on a
+ * day of the calendar and the keys to use written above it; the choice so far is announced as it
+ * changes.
  */
-export function DateRangePicker({ value, bounds, onApply }: DateRangePickerProps) {
+export function DateRangePicker({ value, bounds, onApply }: TDateRangePickerProps) {
   const isMobile = useIsMobile();
   const helpId = useId();
   const [open, setOpen] = useState(false);

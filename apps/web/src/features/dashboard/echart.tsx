@@ -1,21 +1,18 @@
 /**
- * The one place echarts is loaded: `echarts/core` with only the charts and components the
- * dashboard draws (line and bar charts; grid, tooltip, legend, data zoom, mark lines; canvas renderer),
+ * The one place echarts is loaded: `echarts/core` with only what the charts draw (line and bar
+ * charts on a grid, their tooltip and the change markers' mark lines; canvas renderer),
  * rendered through echarts-for-react's core entry so the full echarts build is never bundled.
- * This module is reached only from the lazily loaded dashboard tab.
+ * Legends and the zoom control are HTML beside the chart (`chart-legend.tsx`, `chart-zoom.tsx`),
+ * which keeps ECharts' legend and data zoom components out of the bundle. This module is
+ * reached only from lazily loaded screens (the dashboard tab, a listing's timeline).
  */
 import { BarChart, LineChart } from 'echarts/charts';
-import {
-  DataZoomComponent,
-  GridComponent,
-  LegendComponent,
-  MarkLineComponent,
-  TooltipComponent,
-} from 'echarts/components';
+import { GridComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
 import type { CSSProperties } from 'react';
+import { isPrinting } from '@/hooks/use-printing';
 import type { TChartOption } from './chart.options';
 
 echarts.use([
@@ -23,14 +20,12 @@ echarts.use([
   BarChart,
   GridComponent,
   TooltipComponent,
-  LegendComponent,
-  DataZoomComponent,
   MarkLineComponent,
   CanvasRenderer,
 ]);
 
 /** Props of {@link EChart}. */
-export interface EChartProps {
+export interface TEChartProps {
   option: TChartOption;
   /** CSS height, e.g. '26rem'. */
   height: string;
@@ -40,15 +35,15 @@ export interface EChartProps {
 }
 
 /** A canvas chart of `option`, as wide as its container and `height` tall. */
-export function EChart({ option, height, className, label }: EChartProps) {
+export function EChart({ option, height, className, label }: TEChartProps) {
   const style: CSSProperties = { height, width: '100%' };
   // A page being printed (the PDF reports) draws each chart at once, in its final state.
-  const printing = document.documentElement.dataset.print === 'true';
+  const shown = isPrinting() ? { ...option, animation: false } : option;
   return (
     <div role="img" aria-label={label} className={className}>
       <ReactEChartsCore
         echarts={echarts}
-        option={printing ? { ...option, animation: false } : option}
+        option={shown}
         notMerge
         lazyUpdate
         style={style}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rowsForRange } from './dataset.rules';
+import { rowsForRange } from './dataset.helpers';
 import { buildExportCsv, exportCell, exportFileName } from './export-csv';
 
 describe('exportCell', () => {

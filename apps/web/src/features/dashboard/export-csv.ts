@@ -1,6 +1,6 @@
 /**
- * 'export CSV' (spec section 2): the rows of the applied range as a CSV file made in the
- * browser, columns in the dataset's order.
+ * 'export CSV' (docs/product.md#dashboard-tab): the rows of the applied range as a CSV file made in
+ * the browser, columns in the dataset's order.
  */
 import type { TDatedRow } from '@aso/analytics';
 import { csvCellText, escapeFormulaText, type TDateRange } from '@aso/contracts';

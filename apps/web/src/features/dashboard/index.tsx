@@ -1,8 +1,8 @@
 /**
- * The dashboard feature (spec sections 2, 4, 5, 8, 9). The shell renders
- * `<DashboardTab />` as the main screen's dashboard tab and `<SavedDashboardsList />` in the
- * sidebar's saved dashboards group. The tab's content (and with it echarts) is loaded lazily,
- * so neither is in the first-load bundle.
+ * The dashboard feature (docs/product.md#dashboard-tab, #states-and-transitions,
+ * #dashboard-computation and #error-catalogue). The shell renders `<DashboardTab />` as the main
+ * screen's dashboard tab and `<SavedDashboardsList />` in the sidebar's saved dashboards group. The
+ * tab's content (and with it echarts) is loaded lazily, so neither is in the first-load bundle.
  */
 import { lazyScreen } from '@/components/lazy-screen';
 

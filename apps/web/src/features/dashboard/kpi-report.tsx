@@ -1,5 +1,6 @@
 import {
   comparedDaysPhrase,
+  CONVERSION_RATES,
   formatCount,
   formatPercent,
   formatPoints,
@@ -27,18 +28,22 @@ import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
-import { rangeLabel } from './date-range.rules';
+import { ConversionRateInfo } from './conversion-rate-info';
+import { rangeLabel } from './date-range.helpers';
 
-/** What a source without data shows in place of a figure (spec section 5: "A source with no data shows a dash"). */
+/**
+ * What a source without data shows in place of a figure (docs/product.md#dashboard-computation: "A
+ * source with no data shows a dash").
+ */
 export const NO_DATA_DASH = '—';
 
 /** A metric of a comparison; the two rates are shown in percentage points. */
 type TMetric = keyof TPeriodChanges;
 
 /**
- * The Up / Down / Stable flag of spec section 9 with its change: percent for counts,
- * percentage points for rates ('+0.2 pp'); 'no data for the previous period' when the previous
- * period has no matching day with data (never a 0% change it did not measure).
+ * The Up / Down / Stable flag of docs/product.md#dashboard-computation with its change: percent for
+ * counts, percentage points for rates ('+0.2 pp'); 'no data for the previous period' when the
+ * previous period has no matching day with data (never a 0% change it did not measure).
  */
 export function ChangeBadge({
   comparison,
@@ -95,6 +100,7 @@ function CoverageNote({ comparison, testId }: { comparison: TMetricsComparison; 
 
 function KpiCard({
   title,
+  info,
   icon,
   value,
   comparison,
@@ -104,6 +110,8 @@ function KpiCard({
   testId,
 }: {
   title: string;
+  /** Shown after the title, e.g. a rate's definition. */
+  info?: ReactNode;
   icon: ReactNode;
   value: string;
   comparison: TMetricsComparison;
@@ -116,7 +124,10 @@ function KpiCard({
   return (
     <Card className="gap-3" data-testid={testId}>
       <CardHeader className="flex flex-row items-center justify-between gap-2">
-        <CardDescription className="font-medium text-foreground/80">{title}</CardDescription>
+        <CardDescription className="flex items-center gap-1 font-medium text-foreground/80">
+          {title}
+          {info}
+        </CardDescription>
         <span className="flex size-8 items-center justify-center rounded-md bg-primary/10 text-primary [&>svg]:size-4">
           {icon}
         </span>
@@ -177,10 +188,10 @@ function SourceTile({
 }
 
 /**
- * The 'KPI report' (spec section 2): totals cards with the change against the previous period,
- * the Performance Overview, First-Time Downloads by Source (commentary and ranking sentence),
- * Impressions by Source, Conversion Rate by Source and the Executive Summary. Every figure and
- * sentence comes from `buildKpiReport` of `@aso/analytics`.
+ * The 'KPI report' (docs/product.md#dashboard-sections): totals cards with the change against the
+ * previous period, the Performance Overview, First-Time Downloads by Source (commentary and ranking
+ * sentence), Impressions by Source, First-time conversion rate by source and the Executive Summary.
+ * Every figure and sentence comes from `buildKpiReport` of `@aso/analytics`.
  */
 export function KpiReport({ report }: { report: TKpiReport }) {
   const t = report.totals;
@@ -203,7 +214,7 @@ export function KpiReport({ report }: { report: TKpiReport }) {
         </p>
       </div>
 
-      <div className="grid gap-4 md:grid-cols-3">
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
         <KpiCard
           title="Total Downloads"
           icon={<Download />}
@@ -223,14 +234,26 @@ export function KpiReport({ report }: { report: TKpiReport }) {
           testId="kpi-total-impressions"
         />
         <KpiCard
-          title="Total Average Conversion Rate"
+          title={CONVERSION_RATES.conversionRate.name}
+          info={<ConversionRateInfo rate="conversionRate" />}
           icon={<Percent />}
           value={formatPercent(t.current.conversionRate)}
           comparison={t}
           metric="conversionRate"
           format={(v) => formatPercent(v)}
-          footnote={`First-time downloads / impressions. Apple's definition (total downloads / impressions): ${formatPercent(t.current.appleConversionRate)}.`}
+          footnote={`${CONVERSION_RATES.conversionRate.formula[0]!.toUpperCase()}${CONVERSION_RATES.conversionRate.formula.slice(1)}: the rate this report judges.`}
           testId="kpi-conversion-rate"
+        />
+        <KpiCard
+          title={CONVERSION_RATES.appleConversionRate.name}
+          info={<ConversionRateInfo rate="appleConversionRate" />}
+          icon={<Percent />}
+          value={formatPercent(t.current.appleConversionRate)}
+          comparison={t}
+          metric="appleConversionRate"
+          format={(v) => formatPercent(v)}
+          footnote={`${CONVERSION_RATES.appleConversionRate.formula[0]!.toUpperCase()}${CONVERSION_RATES.appleConversionRate.formula.slice(1)}, as App Store Connect defines it.`}
+          testId="kpi-app-store-conversion-rate"
         />
       </div>
 
@@ -312,7 +335,10 @@ export function KpiReport({ report }: { report: TKpiReport }) {
           </div>
         </div>
         <div className="flex flex-col gap-3">
-          <SubHeading>Conversion Rate by Source</SubHeading>
+          <div className="flex items-center gap-1">
+            <SubHeading>{CONVERSION_RATES.conversionRate.name} by source</SubHeading>
+            <ConversionRateInfo rate="conversionRate" />
+          </div>
           <div className="grid grid-cols-2 gap-3">
             {report.sources.map((s) => (
               <SourceTile

@@ -20,7 +20,7 @@ function Harness({ initial }: { initial: string[] }) {
 
 const selectedText = () => screen.getByTestId('selected').textContent;
 
-describe('MetricSelector (spec section 2: the chart card)', () => {
+describe('MetricSelector (docs/product.md#dashboard-sections)', () => {
   it('toggles metrics, filters by the search, selects all filtered and clears all', async () => {
     const user = userEvent.setup();
     render(<Harness initial={['Impressions']} />);

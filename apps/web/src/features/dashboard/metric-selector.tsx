@@ -6,21 +6,21 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { lineColor } from './chart.options';
-import { filterMetrics, selectAllFiltered, toggleMetric } from './dataset.rules';
+import { filterMetrics, selectAllFiltered, toggleMetric } from './dataset.helpers';
 
 /** Props of {@link MetricSelector}. */
-export interface MetricSelectorProps {
+export interface TMetricSelectorProps {
   metrics: readonly string[];
   selected: readonly string[];
   onChange: (selected: string[]) => void;
 }
 
 /**
- * The metric selector of the chart card (spec section 2): 'select metrics to display:', a
- * search box 'search metrics...', 'select all (N)' over the filtered list, 'clear all' and
- * 'no metrics found'. A Radix popover, so Escape and a click outside close it.
+ * The metric selector of the chart card (docs/product.md#dashboard-sections): 'select metrics to
+ * display:', a search box 'search metrics...', 'select all (N)' over the filtered list, 'clear all'
+ * and 'no metrics found'. A Radix popover, so Escape and a click outside close it.
  */
-export function MetricSelector({ metrics, selected, onChange }: MetricSelectorProps) {
+export function MetricSelector({ metrics, selected, onChange }: TMetricSelectorProps) {
   const isMobile = useIsMobile();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');

@@ -1,4 +1,11 @@
-import { ALL_SOURCES, formatCount, formatPercent, getSource } from '@aso/analytics';
+import {
+  ALL_SOURCES,
+  CONVERSION_RATES,
+  conversionRateLabel,
+  formatCount,
+  formatPercent,
+  getSource,
+} from '@aso/analytics';
 import type { TMonthlyReport, TTrafficSourceId } from '@aso/contracts';
 import { CalendarRange } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -27,8 +34,9 @@ const SOURCE_COLORS: Record<TTrafficSourceId, string> = {
 };
 
 /**
- * 'Download Composition' (spec sections 2, 5 and 9): each source's share of total downloads as
- * one bar; labels only on segments above 15%; not shown when total downloads are 0.
+ * 'Download Composition' (docs/product.md#dashboard-sections and #dashboard-computation): each
+ * source's share of total downloads as one bar; labels only on segments above 15%; not shown when
+ * total downloads are 0.
  */
 export function CompositionBar({
   composition,
@@ -78,9 +86,11 @@ export function CompositionBar({
 }
 
 /**
- * The 'Monthly Report' (spec sections 2 and 5): total downloads per source and month for the
- * seven sources, the month's totals and conversion rate, a range total row, and the
- * composition bar; 'No data available' or 'No date field found' instead when they apply.
+ * The 'Monthly Report' (docs/product.md#dashboard-sections and #dashboard-computation): total
+ * downloads per source and month for the seven sources, the month's total downloads, first-time
+ * downloads and impressions with the first-time conversion rate computed from those two (the rate
+ * of the KPI card), a range total row, and the composition bar; 'No data available' or 'No date field found' instead
+ * when they apply.
  */
 export function MonthlyReport({ report }: { report: TMonthlyReport }) {
   return (
@@ -101,7 +111,10 @@ export function MonthlyReport({ report }: { report: TMonthlyReport }) {
           </p>
         ) : (
           <>
-            <p className="mb-2 text-xs text-muted-foreground lg:hidden" data-testid="scroll-hint">
+            <p
+              className="mb-2 text-xs text-muted-foreground lg:hidden print:hidden"
+              data-testid="scroll-hint"
+            >
               Swipe sideways to see every column →
             </p>
             <Table
@@ -123,9 +136,15 @@ export function MonthlyReport({ report }: { report: TMonthlyReport }) {
                   <TableHead className="max-w-24 text-right leading-tight whitespace-normal">
                     Total Downloads
                   </TableHead>
-                  <TableHead className="text-right">Impressions</TableHead>
                   <TableHead className="max-w-24 text-right leading-tight whitespace-normal">
-                    Conversion Rate
+                    First-Time Downloads
+                  </TableHead>
+                  <TableHead className="text-right">Impressions</TableHead>
+                  <TableHead
+                    className="max-w-28 text-right leading-tight whitespace-normal"
+                    title={conversionRateLabel('conversionRate')}
+                  >
+                    {CONVERSION_RATES.conversionRate.name}
                   </TableHead>
                 </TableRow>
               </TableHeader>
@@ -141,6 +160,9 @@ export function MonthlyReport({ report }: { report: TMonthlyReport }) {
                     ))}
                     <TableCell className="text-right font-medium tabular-nums">
                       {formatCount(m.totals.totalDownloads)}
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {formatCount(m.totals.firstTimeDownloads)}
                     </TableCell>
                     <TableCell className="text-right tabular-nums">
                       {formatCount(m.totals.impressions)}
@@ -166,15 +188,31 @@ export function MonthlyReport({ report }: { report: TMonthlyReport }) {
                   >
                     {formatCount(report.totals.totalDownloads)}
                   </TableCell>
-                  <TableCell className="text-right tabular-nums">
+                  <TableCell
+                    className="text-right tabular-nums"
+                    data-testid="monthly-total-first-time-downloads"
+                  >
+                    {formatCount(report.totals.firstTimeDownloads)}
+                  </TableCell>
+                  <TableCell
+                    className="text-right tabular-nums"
+                    data-testid="monthly-total-impressions"
+                  >
                     {formatCount(report.totals.impressions)}
                   </TableCell>
-                  <TableCell className="text-right tabular-nums">
+                  <TableCell
+                    className="text-right tabular-nums"
+                    data-testid="monthly-total-conversion-rate"
+                  >
                     {formatPercent(report.totals.conversionRate)}
                   </TableCell>
                 </TableRow>
               </TableFooter>
             </Table>
+            <p className="text-xs text-muted-foreground" data-testid="monthly-rate-note">
+              {CONVERSION_RATES.conversionRate.name} = First-Time Downloads / Impressions of the
+              same row, the rate of the KPI report; Total Downloads add redownloads.
+            </p>
             {report.composition && <CompositionBar composition={report.composition} />}
           </>
         )}

@@ -1,30 +1,35 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { LayoutDashboard } from 'lucide-react';
 import { useLocation } from 'react-router';
+import { LoadMore } from '@/components/load-more';
 import { useSidebar } from '@/components/ui/sidebar';
 import { useMainScreen } from '@/features/shell/main-screen.context';
 import { SavedItemList } from '@/features/shell/saved-item-list';
+import { pageItems } from '@/lib/pages';
 import {
   DASHBOARDS_KEY,
-  dashboardsQuery,
+  dashboardPagesQuery,
   deleteDashboard,
   type TSavedDashboard,
 } from './dashboard.api';
-import { forgetSaved, useDashboardState } from './dashboard.store';
+import { isAscDashboard } from './saved-dashboard.helpers';
+import { forgetSaved, openSavedId, useDashboardState } from './dashboard.store';
 
 /**
- * The sidebar's saved dashboards (spec section 2): a click opens one in the dashboard tab (the
- * tab loads its dataset, or says 'Load Failed'); the trash button deletes it after the 'Are you
- * sure?' confirmation ('Delete Failed' on failure). Free of echarts: it is in the first-load
+ * The sidebar's saved dashboards (docs/product.md#sidebar): a click opens one in the dashboard tab
+ * (the tab loads its dataset or imported app, or says 'Load Failed'), one on imported figures says
+ * 'App Store Connect' under its name; the trash button deletes it after the 'Are
+ * you sure?' confirmation ('Delete Failed' on failure). Free of echarts: it is in the first-load
  * bundle.
  */
 export function SavedDashboardsList() {
   const queryClient = useQueryClient();
   const { openDashboard, tab } = useMainScreen();
   const { pathname } = useLocation();
-  const openId = useDashboardState().current?.savedId ?? null;
+  const openId = openSavedId(useDashboardState());
   const { setOpenMobile } = useSidebar();
-  const list = useQuery(dashboardsQuery());
+  const list = useInfiniteQuery(dashboardPagesQuery());
+  const items = pageItems(list.data, (page) => page);
   const remove = useMutation({
     mutationFn: (item: TSavedDashboard) => deleteDashboard(item.id),
     onSuccess: async (_data, item) => {
@@ -34,7 +39,7 @@ export function SavedDashboardsList() {
   });
   return (
     <SavedItemList
-      items={list.data}
+      items={items}
       isLoading={list.isPending}
       isError={list.isError}
       kind="dashboard"
@@ -47,6 +52,15 @@ export function SavedDashboardsList() {
         setOpenMobile(false);
       }}
       onDelete={(item) => remove.mutateAsync(item)}
+      detail={(item) => (isAscDashboard(item) ? 'App Store Connect' : null)}
+      more={
+        <LoadMore
+          query={list}
+          what="saved dashboards"
+          shown={items?.length ?? 0}
+          appearance="sidebar"
+        />
+      }
     />
   );
 }

@@ -1,19 +1,20 @@
 import { DASHBOARD_SOURCES, buildSourceSeries, type TRowInput } from '@aso/analytics';
 import type { TDateRange, TKpiReport } from '@aso/contracts';
 import { Activity } from 'lucide-react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { markedText } from './analytics-chart-card';
-import { buildSourceChartOption, type TChangeMarker } from './chart.options';
+import { ChartLegend, toggled } from './chart-legend';
+import { SOURCE_LEGEND, buildSourceChartOption, type TChangeMarker } from './chart.options';
 import { EChart } from './echart';
 
-/** Source chart height (spec section 9). */
+/** Source chart height (docs/product.md#dashboard-computation). */
 export const SOURCE_CHART_HEIGHT = '16rem';
 
 /**
- * 'Traffic source performance' (spec section 2): one chart per dashboard source (Search,
- * Browse, App Referrer, Web Referrer) over the applied range, 'No data available' when the
- * source has no data in it.
+ * 'Traffic source performance' (docs/product.md#dashboard-sections): one chart per dashboard source
+ * (Search, Browse, App Referrer, Web Referrer) over the applied range, 'No data available' when the
+ * source has no data in it. Each chart's legend hides or shows its series.
  */
 export function SourcePerformance({
   rows,
@@ -46,7 +47,7 @@ export function SourcePerformance({
           Traffic source performance
         </h2>
       </div>
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         {charts.map(({ source, points, empty }) => (
           <Card key={source.id} className="gap-3" data-testid={`source-chart-${source.id}`}>
             <CardHeader>
@@ -67,6 +68,7 @@ export function SourcePerformance({
                 </div>
               ) : (
                 <SourceChart
+                  name={source.label}
                   points={points}
                   markers={markers}
                   label={`${source.label}: first-time downloads, impressions and conversion rate by day${markedText(markers.filter((m) => points.some((p) => p.date === m.day)))}`}
@@ -83,14 +85,30 @@ export function SourcePerformance({
 const NO_MARKERS: readonly TChangeMarker[] = [];
 
 function SourceChart({
+  name,
   points,
   markers,
   label,
 }: {
+  name: string;
   points: ReturnType<typeof buildSourceSeries>;
   markers: readonly TChangeMarker[];
   label: string;
 }) {
-  const option = useMemo(() => buildSourceChartOption(points, markers), [points, markers]);
-  return <EChart option={option} height={SOURCE_CHART_HEIGHT} label={label} />;
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const option = useMemo(
+    () => buildSourceChartOption(points, markers, hidden),
+    [points, markers, hidden],
+  );
+  return (
+    <div className="flex flex-col gap-2">
+      <ChartLegend
+        label={`${name} chart legend`}
+        items={SOURCE_LEGEND}
+        hidden={hidden}
+        onToggle={(series) => setHidden((h) => toggled(h, series))}
+      />
+      <EChart option={option} height={SOURCE_CHART_HEIGHT} label={label} />
+    </div>
+  );
 }

@@ -3,11 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TUploadResult } from '@aso/contracts';
 import { Toaster } from '@/components/ui/toaster';
-import { startApiStandIn, type ApiStandIn } from '@/test/api-stand-in';
+import { startApiStandIn, type TApiStandIn } from '@/test/api-stand-in';
 import { isRefused } from '@/test/dom';
 import { UPLOAD_TEXTS, UploadPanel } from './upload-panel';
 
-let api: ApiStandIn;
+let api: TApiStandIn;
 beforeAll(async () => {
   api = await startApiStandIn();
 });
@@ -35,7 +35,7 @@ const MERGED: TUploadResult = {
   },
 };
 
-describe('UploadPanel (spec sections 2, 4 and 8)', () => {
+describe('UploadPanel (docs/product.md#upload-widgets, #states-and-transitions and #error-catalogue)', () => {
   it('uploads the chosen exports and says they were merged', async () => {
     const user = userEvent.setup();
     render(

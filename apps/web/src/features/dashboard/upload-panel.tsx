@@ -1,5 +1,5 @@
 import { formatCount } from '@aso/analytics';
-import { Loader2, Upload } from 'lucide-react';
+import { FlaskConical, Loader2, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import {
@@ -12,12 +12,12 @@ import {
 } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, serverMessage } from '@/lib/api';
-import type { TUploadSlot } from './csv-file.rules';
+import type { TUploadSlot } from './csv-file.validation';
 import { CsvUploadWidget } from './csv-upload-widget';
-import { uploadCsvFiles } from './dashboard.api';
+import { fetchSampleExports, uploadCsvFiles } from './dashboard.api';
 import { hideUploadPanel, openDataset } from './dashboard.store';
 
-/** Toast texts of spec section 8 ("Upload fails"). */
+/** Toast texts of docs/product.md#error-catalogue ("Upload fails"). */
 export const UPLOAD_TEXTS = {
   mergedTitle: 'Files Merged Successfully',
   uploadedTitle: 'Files Uploaded',
@@ -27,9 +27,10 @@ export const UPLOAD_TEXTS = {
 } as const;
 
 /**
- * The upload panel of the dashboard tab (spec sections 2 and 4): the conversion and
- * redownloads widgets and 'upload CSV files'. A successful merge opens the new dataset and
- * hides the panel.
+ * The upload panel of the dashboard tab (docs/product.md#upload-widgets and
+ * #states-and-transitions): the conversion and redownloads widgets and 'upload CSV files', and
+ * 'try it with sample exports', which sends the project's constructed sample exports through
+ * the same upload. A successful merge opens the new dataset and hides the panel.
  */
 export function UploadPanel({ canCancel }: { canCancel: boolean }) {
   const [files, setFiles] = useState<Partial<Record<TUploadSlot, File>>>({});
@@ -44,11 +45,12 @@ export function UploadPanel({ canCancel }: { canCancel: boolean }) {
       return next;
     });
 
-  const upload = async () => {
+  const upload = async (sample: boolean) => {
     setBusy(true);
     try {
-      const merged = await uploadCsvFiles(files);
-      const both = Boolean(files.conversionCSV && files.redownloadsCSV);
+      const sent = sample ? await fetchSampleExports() : files;
+      const merged = await uploadCsvFiles(sent);
+      const both = Boolean(sent.conversionCSV && sent.redownloadsCSV);
       toast({
         title: both ? UPLOAD_TEXTS.mergedTitle : UPLOAD_TEXTS.uploadedTitle,
         description: [`Total rows: ${formatCount(merged.totalRows)}`, ...merged.notices].join(' '),
@@ -85,8 +87,8 @@ export function UploadPanel({ canCancel }: { canCancel: boolean }) {
           <Upload className="size-4 text-primary" /> Upload CSV files
         </CardTitle>
         <CardDescription>
-          Export the conversion data and the redownloads data from the provider&apos;s analytics
-          console, then upload both files to build the dashboard.
+          Export the conversion data and the redownloads data from App Store Connect (Analytics, by
+          day, by source type), then upload both files to build the dashboard.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6 md:grid-cols-2">
@@ -108,12 +110,31 @@ export function UploadPanel({ canCancel }: { canCancel: boolean }) {
         />
       </CardContent>
       <CardFooter className="flex-wrap justify-end gap-2 border-t pt-5">
+        <div
+          className="mr-auto flex min-w-0 flex-col gap-1 text-xs text-muted-foreground sm:max-w-sm"
+          data-testid="sample-exports"
+        >
+          <Button
+            variant="link"
+            className="h-auto justify-start p-0 text-sm"
+            onClick={() => void upload(true)}
+            disabled={busy}
+            focusableWhenDisabled
+          >
+            <FlaskConical /> try it with sample exports
+          </Button>
+          <span>Constructed data of an invented app, not real App Store Connect figures.</span>
+        </div>
         {canCancel && (
           <Button variant="ghost" onClick={hideUploadPanel} disabled={busy}>
             back to dashboard
           </Button>
         )}
-        <Button onClick={() => void upload()} disabled={busy || chosen === 0} focusableWhenDisabled>
+        <Button
+          onClick={() => void upload(false)}
+          disabled={busy || chosen === 0}
+          focusableWhenDisabled
+        >
           {busy ? <Loader2 className="animate-spin" /> : <Upload />}
           upload CSV files
         </Button>

@@ -1,18 +1,23 @@
-import { ExternalLinkIcon, TrophyIcon } from 'lucide-react';
-import type { TAudit } from '@aso/contracts';
+import { ExternalLinkIcon, TagsIcon, TrophyIcon } from 'lucide-react';
+import { Link } from 'react-router';
+import { categoryLabel, type TAudit } from '@aso/contracts';
+import { overallScoreText, scoreComposition } from '@aso/aso-rules';
 import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { useFocusOnMount } from '@/hooks/use-focus';
 import { unreadReason } from '@/lib/audit.helpers';
 import { ScoreRing } from './score';
 import { StarRating } from './star-rating';
+import { keywordsPath } from '@/features/keywords/keywords.paths';
 import { WatchButton } from '@/features/watchlist/watch-button';
 import { AppIcon } from './app-icon';
 
 /**
- * The app header card: icon, name, subtitle, developer, category and rank, rating (spec
- * section 2). Its heading (the app's name) takes the focus when the result shows. `watchable`
- * adds 'watch' (as the user's own app) next to the store link.
+ * The app header card: icon, name, subtitle, developer, category and rank, rating
+ * (docs/product.md#results-view). Its heading (the app's name) takes the focus when the result
+ * shows. `watchable` adds 'watch' (as the user's own app) and the way to the app's keywords
+ * next to the store link.
  */
 export function AppHeaderCard({
   audit,
@@ -24,6 +29,7 @@ export function AppHeaderCard({
   const heading = useFocusOnMount<HTMLHeadingElement>();
   // 'N/A' means no source could tell the rank: nothing to show, not a badge.
   const rank = audit.categoryRank?.trim() === 'N/A' ? null : audit.categoryRank?.trim();
+  const composition = audit.structuredAnalysis ? scoreComposition(audit.structuredAnalysis) : null;
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_16rem]">
       <Card className="flex-row items-start gap-5 p-5 sm:p-6" data-testid="app-header">
@@ -57,7 +63,7 @@ export function AppHeaderCard({
           <div className="flex flex-wrap items-center gap-2">
             {audit.category && (
               <Badge variant="secondary" data-testid="app-category">
-                {audit.category}
+                {categoryLabel(audit.category, audit.genreId)}
               </Badge>
             )}
             {audit.ageRating && (
@@ -102,6 +108,17 @@ export function AppHeaderCard({
             {watchable && (
               <WatchButton appStoreUrl={audit.appStoreUrl} role="mine" appName={audit.appName} />
             )}
+            {watchable && (
+              <Button asChild variant="outline" size="sm">
+                <Link
+                  to={keywordsPath(audit.appId, audit.storefront || 'us')}
+                  aria-label={`Keywords of ${audit.appName ?? 'this app'}`}
+                  data-testid="result-keywords-link"
+                >
+                  <TagsIcon /> keywords
+                </Link>
+              </Button>
+            )}
           </div>
         </div>
       </Card>
@@ -111,6 +128,20 @@ export function AppHeaderCard({
           <p className="text-sm text-muted-foreground">not scored</p>
         ) : (
           <ScoreRing score={audit.overallScore} />
+        )}
+        {composition && (
+          <p
+            className="text-center text-xs text-muted-foreground"
+            data-testid="overall-score-composition"
+          >
+            {overallScoreText(audit.overallScore, composition)}
+            {composition.notJudged.length > 0 && (
+              <>
+                <br />
+                Not judged: {composition.notJudged.join(', ')}
+              </>
+            )}
+          </p>
         )}
       </Card>
     </div>

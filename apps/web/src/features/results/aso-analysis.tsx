@@ -1,19 +1,14 @@
 /**
- * ASO Analysis (spec section 2): sections Title, Subtitle, Keyword Field, Icon, Video,
- * Screenshots, Rating and IAE (in-app events), then Description, Updates, Localization,
+ * ASO Analysis (docs/product.md#results-view): sections Title, Subtitle, Keyword Field, Icon,
+ * Video, Screenshots, Rating and IAE (in-app events), then Description, Updates, Localization,
  * Reviews, App Size and Compatibility, each with its analysis, improvements, score (or "not
- * judged"), where the section has a limit the count used against it, a "rules only" label
- * when the model's text could not be used, and a "how this is scored" disclosure listing the
- * rules applied. Then the prioritised recommendations.
+ * judged"), where the section has a limit the count used against it, a "rules only" label when the
+ * model's text could not be used, and a "how this is scored" disclosure listing the rules applied.
+ * Then the prioritised recommendations.
  */
 import {
   AlertTriangleIcon,
-  BotIcon,
   CalendarDaysIcon,
-  CircleCheckIcon,
-  CircleDashedIcon,
-  CircleMinusIcon,
-  CircleXIcon,
   FileTextIcon,
   FilmIcon,
   HardDriveDownloadIcon,
@@ -21,7 +16,6 @@ import {
   ImageIcon,
   LanguagesIcon,
   LightbulbIcon,
-  ListChecksIcon,
   MessageSquareWarningIcon,
   MonitorSmartphoneIcon,
   RefreshCwIcon,
@@ -38,14 +32,13 @@ import {
   ZRecommendation,
   type TAudit,
   type TRecommendation,
-  type TRuleOutcome,
   type TSectionAnalysis,
   type TSectionKey,
   type TUnreadableInput,
 } from '@aso/contracts';
+import type { ReactNode } from 'react';
 import {
   KEYWORD_FIELD_MAX_BYTES,
-  RULES,
   SECTION_LABELS,
   SUBTITLE_MAX_CHARS,
   TITLE_MAX_CHARS,
@@ -57,10 +50,11 @@ import { charCount } from '@/lib/format.helpers';
 import { cn } from '@/lib/utils';
 import { ScoreBar, ScorePill } from './score';
 import { StoreImage } from './store-image';
+import { ScoringDisclosure, RulesOnlyBadge } from './scoring-disclosure';
 
 /**
- * Sections shown, in the contracts' order (the spec's, then the listing sections that follow
- * them): every section but the category, which the app header shows.
+ * Sections shown, in the contracts' order (the documented ones, then the listing sections that
+ * follow them): every section but the category, which the app header shows.
  */
 export const SHOWN_SECTIONS: readonly TSectionKey[] = SECTION_KEYS.filter((k) => k !== 'category');
 
@@ -108,117 +102,6 @@ function usage(
   return null;
 }
 
-const RULE_DEFINITIONS = new Map(RULES.map((r) => [r.id, r]));
-
-const OUTCOME_STYLE: Record<
-  TRuleOutcome['status'],
-  { icon: LucideIcon; className: string; label: string }
-> = {
-  passed: { icon: CircleCheckIcon, className: 'text-success', label: 'passed' },
-  failed: { icon: CircleXIcon, className: 'text-destructive', label: 'failed' },
-  not_applicable: {
-    icon: CircleMinusIcon,
-    className: 'text-muted-foreground',
-    label: 'does not apply',
-  },
-  not_judged: { icon: CircleDashedIcon, className: 'text-muted-foreground', label: 'not judged' },
-};
-
-/**
- * "How this is scored": the section's rules, each passed, failed (with the points it cost),
- * not applicable or not judged, with what was found and the rule's source.
- */
-export function ScoringDisclosure({
-  section,
-  rulesVersion,
-}: {
-  section: TSectionAnalysis;
-  rulesVersion: string | null | undefined;
-}) {
-  if (section.rules.length === 0) return null;
-  return (
-    <details className="group rounded-lg border text-sm" data-testid="scoring-disclosure">
-      <summary className="flex cursor-pointer list-none items-center gap-1.5 px-3 py-2 text-xs font-medium text-muted-foreground select-none hover:text-foreground">
-        <ListChecksIcon className="size-3.5" /> How this is scored
-        <span className="ml-auto text-[11px] font-normal group-open:hidden">show</span>
-        <span className="ml-auto hidden text-[11px] font-normal group-open:inline">hide</span>
-      </summary>
-      <div className="space-y-2 border-t px-3 py-2.5">
-        <p className="text-xs text-muted-foreground">
-          {section.score === null
-            ? 'Not judged: its input could not be read, so it is left out of the overall score.'
-            : `The score is 100 minus the points of the failed rules: ${section.score}/100.`}
-          {rulesVersion && ` Rules version ${rulesVersion}.`}
-        </p>
-        <ul className="space-y-2">
-          {section.rules.map((o) => {
-            const def = RULE_DEFINITIONS.get(o.id);
-            const style = OUTCOME_STYLE[o.status];
-            const Icon = style.icon;
-            return (
-              <li
-                key={o.id}
-                className="flex gap-2"
-                data-testid="scoring-rule"
-                data-status={o.status}
-              >
-                <Icon className={cn('mt-0.5 size-4 shrink-0', style.className)} aria-hidden />
-                <div className="min-w-0 space-y-0.5">
-                  <p className="text-xs leading-snug">
-                    <span className="font-medium">{def?.title ?? o.id}</span>{' '}
-                    <span className={cn('whitespace-nowrap', style.className)}>
-                      {style.label}
-                      {o.status === 'failed' && o.points > 0 && ` (−${o.points})`}
-                    </span>
-                  </p>
-                  <p className="text-xs text-muted-foreground">{o.message}</p>
-                  <p className="text-[11px] text-muted-foreground">
-                    <code className="font-mono">
-                      {o.id} v{o.version}
-                    </code>
-                    {' · '}
-                    {o.severity} severity{' · '}
-                    {def?.source.url ? (
-                      <a
-                        href={def.source.url}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                        className="underline-offset-2 hover:underline"
-                      >
-                        {def.source.label}
-                      </a>
-                    ) : (
-                      (def?.source.label ?? 'source not listed')
-                    )}
-                  </p>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-    </details>
-  );
-}
-
-/** The "rules only" label: the model's text could not be used for this part of the audit. */
-export function RulesOnlyBadge({ reason }: { reason?: string | undefined }) {
-  return (
-    <Badge
-      variant="outline"
-      className="gap-1 border-warning text-[10px] font-normal text-warning-foreground"
-      title={
-        reason
-          ? `The AI analysis could not be used (${reason}); this text comes from the rules.`
-          : 'This text comes from the rules.'
-      }
-      data-testid="rules-only"
-    >
-      <BotIcon className="size-3" /> rules only
-    </Badge>
-  );
-}
-
 function InAppEvents({ audit }: { audit: TAudit }) {
   if (audit.inAppEvents.length === 0) return null;
   return (
@@ -250,7 +133,9 @@ function InAppEvents({ audit }: { audit: TAudit }) {
             </div>
             <p className="text-sm font-medium">{event.eventName}</p>
             {event.eventDescription && (
-              <p className="line-clamp-2 text-xs text-muted-foreground">{event.eventDescription}</p>
+              <p className="line-clamp-2 text-xs text-muted-foreground print:line-clamp-none">
+                {event.eventDescription}
+              </p>
             )}
           </div>
         </li>
@@ -275,10 +160,13 @@ function SectionCard({
   sectionKey,
   section,
   audit,
+  extra,
 }: {
   sectionKey: TSectionKey;
   section: TSectionAnalysis;
   audit: TAudit;
+  /** What the result view adds to the section (the keyword ranks of the Keyword Field). */
+  extra?: ReactNode;
 }) {
   const Icon = ICONS[sectionKey];
   const unreadable = unreadableSectionInputs(audit.storeData, sectionKey);
@@ -337,6 +225,7 @@ function SectionCard({
           {section.analysis}
         </p>
         {sectionKey === 'inAppEvents' && <InAppEvents audit={audit} />}
+        {extra}
         {section.improvements.length > 0 && (
           <div className="rounded-lg bg-accent/60 p-3">
             <p className="mb-1.5 flex items-center gap-1.5 text-xs font-semibold tracking-wide text-accent-foreground uppercase">
@@ -365,8 +254,17 @@ export function parseRecommendations(text: string | null): TRecommendation[] {
   }
 }
 
-/** The ASO Analysis block. */
-export function AsoAnalysis({ audit }: { audit: TAudit }) {
+/**
+ * The ASO Analysis block. `sectionExtras` adds content to sections by key (the signed-in
+ * owner's result puts the search ranks of the audit's keywords in the Keyword Field).
+ */
+export function AsoAnalysis({
+  audit,
+  sectionExtras = {},
+}: {
+  audit: TAudit;
+  sectionExtras?: Partial<Record<TSectionKey, ReactNode>>;
+}) {
   const analysis = audit.structuredAnalysis;
   const recommendations = parseRecommendations(audit.recommendations);
   return (
@@ -413,7 +311,13 @@ export function AsoAnalysis({ audit }: { audit: TAudit }) {
       {analysis ? (
         <div className="grid gap-4 xl:grid-cols-2">
           {SHOWN_SECTIONS.map((key) => (
-            <SectionCard key={key} sectionKey={key} section={analysis[key]} audit={audit} />
+            <SectionCard
+              key={key}
+              sectionKey={key}
+              section={analysis[key]}
+              audit={audit}
+              extra={sectionExtras[key]}
+            />
           ))}
         </div>
       ) : (

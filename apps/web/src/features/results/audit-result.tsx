@@ -1,8 +1,9 @@
 /**
- * The result of one audit (spec section 2 "Results view" and "Standalone result page"):
+ * The result of one audit (docs/product.md#results-view and "Standalone result page"):
  * actions, app header with overall score, the store data line, Visual Assets, ASO Analysis,
  * Competitor Analysis,
- * feedback; the standalone page (`variant="page"`) adds Competitor Screenshots and the promo
+ * feedback (the owner's result also shows the search ranks of the audit's keywords in the
+ * Keyword Field section); the standalone page (`variant="page"`) adds Competitor Screenshots and the promo
  * block. Scraped text is rendered as React text nodes only, never as HTML.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -13,12 +14,14 @@ import {
   ExternalLinkIcon,
   FileSearchIcon,
   Loader2Icon,
+  LockIcon,
   RotateCcwIcon,
   SaveIcon,
 } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { ZSavedAudit, type TAudit } from '@aso/contracts';
+import { scoreComposition } from '@aso/aso-rules';
 import { DownloadPdfButton } from '@/components/download-pdf-button';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -30,7 +33,9 @@ import { useFocusOnMount } from '@/hooks/use-focus';
 import { ApiError, apiFetch } from '@/lib/api';
 import { savedAuditName } from '@/lib/audit.helpers';
 import { formatDuration } from '@/lib/format.helpers';
-import { auditQuery, savedAuditsKey, savedAuditsQuery } from '@/lib/queries';
+import { auditQuery, savedAuditOfQuery, savedAuditsKey, sharedAuditQuery } from '@/lib/queries';
+import { AuditKeywordRanks } from '@/features/keywords/audit-keyword-ranks';
+import { ShareDialog } from '@/features/share/share-dialog';
 import { AppHeaderCard } from './app-header-card';
 import { AsoAnalysis } from './aso-analysis';
 import { CompetitorScreenshots } from './competitor-screenshots';
@@ -48,7 +53,59 @@ export function isAuditNotFound(err: unknown): boolean {
   );
 }
 
-/** 'AUDIT NOT FOUND' with a back button (spec section 2). */
+/** True when the audit exists but belongs to another account (its address was passed on). */
+function isNotYours(err: unknown): boolean {
+  return err instanceof ApiError && err.body?.reason === 'NOT_YOURS';
+}
+
+/** What a signed-in colleague sees at another account's `/results/{id}`: ask for a share link. */
+function PrivateAudit({ onBack }: { onBack: () => void }) {
+  const heading = useFocusOnMount<HTMLHeadingElement>();
+  return (
+    <div
+      className="mx-auto flex max-w-md flex-col items-center gap-4 px-4 py-24 text-center"
+      data-testid="audit-not-yours"
+    >
+      <span className="flex size-14 items-center justify-center rounded-full bg-muted">
+        <LockIcon className="size-7 text-muted-foreground" />
+      </span>
+      <h1 ref={heading} tabIndex={-1} className="focus-target text-2xl font-bold tracking-[0.15em]">
+        PRIVATE AUDIT
+      </h1>
+      <p className="text-sm text-muted-foreground">
+        This audit belongs to another account: its address opens only for whoever ran it. Ask its
+        owner for a share link (the <strong>share</strong> button on the result).
+      </p>
+      <Button variant="outline" onClick={onBack}>
+        <ArrowLeftIcon /> back
+      </Button>
+    </div>
+  );
+}
+
+/** A share link that is unknown, revoked or expired. */
+function ShareLinkGone() {
+  const heading = useFocusOnMount<HTMLHeadingElement>();
+  return (
+    <div
+      className="mx-auto flex max-w-md flex-col items-center gap-4 px-4 py-24 text-center"
+      data-testid="share-not-found"
+    >
+      <span className="flex size-14 items-center justify-center rounded-full bg-muted">
+        <FileSearchIcon className="size-7 text-muted-foreground" />
+      </span>
+      <h1 ref={heading} tabIndex={-1} className="focus-target text-2xl font-bold tracking-[0.15em]">
+        LINK NOT AVAILABLE
+      </h1>
+      <p className="text-sm text-muted-foreground">
+        This share link does not exist, was revoked or has expired. Ask whoever sent it for a new
+        one.
+      </p>
+    </div>
+  );
+}
+
+/** 'AUDIT NOT FOUND' with a back button (docs/product.md#results-view). */
 export function AuditNotFound({ onBack }: { onBack: () => void }) {
   const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
@@ -86,7 +143,10 @@ function ResultSkeleton() {
 function SaveAuditButton({ audit }: { audit: TAudit | undefined }) {
   const { user } = useAuth();
   const queryClient = useQueryClient();
-  const saved = useQuery(savedAuditsQuery()).data?.find((s) => s.auditId === audit?.id);
+  const saved = useQuery({
+    ...savedAuditOfQuery(audit?.id ?? ''),
+    enabled: audit !== undefined,
+  }).data;
   const save = useMutation({
     mutationFn: (a: TAudit) => {
       const name = savedAuditName(a, new Date());
@@ -150,14 +210,18 @@ function SaveAuditButton({ audit }: { audit: TAudit | undefined }) {
 }
 
 /** Props of {@link AuditResult}. */
-export interface AuditResultProps {
+export interface TAuditResultProps {
   auditId: string;
   /**
    * 'tab': inside the audit tab (links to its own page); 'page': the standalone
    * `/results/:id` page; 'print': the page's content without actions, feedback or promo, for
-   * the PDF report (marks itself `data-print-state` ready or error when it can be printed).
+   * the PDF report (marks itself `data-print-state` ready or error when it can be printed);
+   * 'shared': the read-only page of a share link (`shareToken`): the result and its PDF, no
+   * other action.
    */
-  variant: 'tab' | 'page' | 'print';
+  variant: 'tab' | 'page' | 'print' | 'shared';
+  /** The share link's token (variant 'shared'): the audit is read through it, without a session. */
+  shareToken?: string;
   onNewAnalysis: () => void;
   /** Back from 'AUDIT NOT FOUND' (default: same as new analysis). */
   onBack?: () => void;
@@ -166,14 +230,22 @@ export interface AuditResultProps {
 /** What screen readers are told once a finished audit's result shows. */
 export function resultAnnouncement(audit: TAudit): string {
   const name = audit.appName ?? 'the app';
-  return audit.overallScore === null
-    ? `Audit results for ${name} are shown.`
-    : `Audit results for ${name} are shown: overall ASO score ${audit.overallScore} out of 100.`;
+  if (audit.overallScore === null) return `Audit results for ${name} are shown.`;
+  const c = audit.structuredAnalysis ? scoreComposition(audit.structuredAnalysis) : null;
+  const of = c ? ` from ${c.judgedSections} of ${c.totalSections} sections` : '';
+  return `Audit results for ${name} are shown: overall ASO score ${audit.overallScore} out of 100${of}.`;
 }
 
 /** The result view; a finished audit's result is announced once to screen readers. */
-export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditResultProps) {
-  const query = useQuery(auditQuery(auditId));
+export function AuditResult({
+  auditId,
+  variant,
+  shareToken,
+  onNewAnalysis,
+  onBack,
+}: TAuditResultProps) {
+  const shared = variant === 'shared' && shareToken !== undefined;
+  const query = useQuery(shared ? sharedAuditQuery(shareToken) : auditQuery(auditId));
   const images = useStoreImageFailures();
   const done = query.data?.status === 'done' && variant !== 'print' ? query.data : null;
   // Once per audit shown, not on every refetch of the same audit.
@@ -184,6 +256,8 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
     announce(resultAnnouncement(done));
   }, [done]);
   if (query.isError && isAuditNotFound(query.error)) {
+    if (shared) return <ShareLinkGone />;
+    if (isNotYours(query.error)) return <PrivateAudit onBack={onBack ?? onNewAnalysis} />;
     return (
       <div data-print-state={variant === 'print' ? 'error' : undefined}>
         <AuditNotFound onBack={onBack ?? onNewAnalysis} />
@@ -192,6 +266,7 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
   }
   const audit = query.data;
   const print = variant === 'print';
+  const own = variant === 'tab' || variant === 'page';
   const printState =
     audit?.status === 'done'
       ? 'ready'
@@ -208,7 +283,7 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div>
           <p className="text-xs font-semibold tracking-widest text-primary uppercase">
-            {print ? 'ASO audit report' : 'audit result'}
+            {print ? 'ASO audit report' : shared ? 'shared ASO audit (read-only)' : 'audit result'}
           </p>
           {audit && (
             <p className="text-sm text-muted-foreground">
@@ -225,9 +300,17 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
             </p>
           )}
         </div>
-        {!print && (
+        {shared && (
+          <DownloadPdfButton
+            path={`/api/shared/${encodeURIComponent(shareToken)}/report.pdf`}
+            fallbackName="aso-audit-report.pdf"
+            disabled={audit?.status !== 'done'}
+          />
+        )}
+        {own && (
           <div className="flex flex-wrap gap-2">
             <SaveAuditButton audit={audit} />
+            {audit?.status === 'done' && <ShareDialog auditId={auditId} appName={audit.appName} />}
             <DownloadPdfButton
               path={`/api/audit/${encodeURIComponent(auditId)}/report.pdf`}
               fallbackName="aso-audit-report.pdf"
@@ -284,15 +367,22 @@ export function AuditResult({ auditId, variant, onNewAnalysis, onBack }: AuditRe
         <images.Provider>
           {images.failed && <StoreImagesNotice />}
           <div className="space-y-3">
-            <AppHeaderCard audit={audit} watchable={!print} />
+            <AppHeaderCard audit={audit} watchable={own} />
             <StoreDataLine storeData={audit.storeData} />
           </div>
           <VisualAssets audit={audit} />
-          <AsoAnalysis audit={audit} />
-          <CompetitorTable audit={audit} watchable={!print} />
+          <AsoAnalysis
+            audit={audit}
+            sectionExtras={
+              own && audit.keywords?.trim()
+                ? { keywords: <AuditKeywordRanks auditId={audit.id} /> }
+                : {}
+            }
+          />
+          <CompetitorTable audit={audit} watchable={own} />
           {variant !== 'tab' && <CompetitorScreenshots audit={audit} />}
           {variant === 'page' && <PromoBlock />}
-          {!print && <FeedbackBox auditId={audit.id} />}
+          {own && <FeedbackBox auditId={audit.id} />}
         </images.Provider>
       )}
     </div>

@@ -2,12 +2,13 @@ import type { TAudit } from '@aso/contracts';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { cleanScreenshotAnalysis } from '@/lib/audit.helpers';
 import { AppIcon } from './app-icon';
-import { RulesOnlyBadge } from './aso-analysis';
+import { RulesOnlyBadge } from './scoring-disclosure';
 import { ScreenshotStrip } from './screenshot-strip';
 
 /**
- * Competitor Screenshots (standalone result page, spec section 2): a strip per competitor with
- * its analysis text, numbering and trailing 'To improve' / 'A/B Testing' parts removed.
+ * Competitor Screenshots (standalone result page, docs/product.md#result-page): a strip per
+ * competitor with its analysis text, numbering and trailing 'To improve' / 'A/B Testing' parts
+ * removed.
  */
 export function CompetitorScreenshots({ audit }: { audit: TAudit }) {
   if (audit.competitorData.length === 0) return null;

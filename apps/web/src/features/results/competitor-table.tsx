@@ -1,4 +1,4 @@
-import type { TAudit } from '@aso/contracts';
+import { storeDataDateLine, storeDataWhen, type TAudit, type TStoreData } from '@aso/contracts';
 import { SUBTITLE_MAX_CHARS, TITLE_MAX_CHARS } from '@aso/aso-rules';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -16,6 +16,7 @@ interface Row {
   rating: string | null;
   reviewCount: string | null;
   url: string;
+  storeData: TStoreData | null;
 }
 
 function Count({ text, limit }: { text: string | null; limit: number }) {
@@ -28,9 +29,25 @@ function Count({ text, limit }: { text: string | null; limit: number }) {
 }
 
 /**
- * Competitor Analysis table (spec section 2): name, title, subtitle, icon, rating with the
- * abbreviated review count; the audited app is the first row for comparison. `watchable` adds a
- * column with 'watch' on each competitor.
+ * The store data notes under the table: for each competitor whose sources were recorded on
+ * different dates, which fields came from which date (the short date of its row does not say;
+ * the audited app's store data line above the result says it for that app).
+ */
+function mixedDateNotes(rows: readonly Row[]): { key: string; name: string; line: string }[] {
+  return rows.flatMap((row) => {
+    if (row.you || !row.storeData) return [];
+    const line = storeDataDateLine(row.storeData);
+    const when = storeDataWhen(row.storeData);
+    return line && line !== `Store data ${when}` ? [{ key: row.key, name: row.name, line }] : [];
+  });
+}
+
+/**
+ * Competitor Analysis table (docs/product.md#results-view): name, title, subtitle, icon, rating
+ * with the abbreviated review count, and when each app's store data was read (competitors may
+ * have been read at other times than the audited app, or come from older recordings); the
+ * audited app is the first row for comparison. `watchable` adds a column with 'watch' on each
+ * competitor.
  */
 export function CompetitorTable({
   audit,
@@ -50,6 +67,7 @@ export function CompetitorTable({
       rating: audit.rating,
       reviewCount: audit.reviewCount,
       url: audit.appStoreUrl,
+      storeData: audit.storeData ?? null,
     },
     ...audit.competitorData.map((c, i) => ({
       key: `${c.appId}-${i}`,
@@ -60,8 +78,10 @@ export function CompetitorTable({
       rating: c.rating,
       reviewCount: c.reviewCount,
       url: c.appStoreUrl,
+      storeData: c.storeData ?? null,
     })),
   ];
+  const notes = mixedDateNotes(rows);
   return (
     <Card data-testid="competitor-analysis">
       <CardHeader>
@@ -69,16 +89,19 @@ export function CompetitorTable({
         <CardDescription>Your listing next to the competitors you entered.</CardDescription>
       </CardHeader>
       <CardContent className="px-0 sm:px-5">
-        <p className="px-5 pb-2 text-xs text-muted-foreground sm:hidden" data-testid="scroll-hint">
+        <p
+          className="px-5 pb-2 text-xs text-muted-foreground sm:hidden print:hidden"
+          data-testid="scroll-hint"
+        >
           Swipe sideways to see every column →
         </p>
         <div
-          className="overflow-x-auto [mask-image:linear-gradient(to_right,black_85%,transparent)] sm:[mask-image:none]"
+          className="overflow-x-auto [mask-image:linear-gradient(to_right,black_85%,transparent)] sm:[mask-image:none] print:overflow-visible print:[mask-image:none]"
           role="region"
           aria-label="Competitor table, scrolls sideways"
           tabIndex={0}
         >
-          <table className="w-full min-w-[40rem] text-sm">
+          <table className="w-full min-w-[46rem] text-sm">
             <thead>
               <tr className="border-b text-left text-xs tracking-wide text-muted-foreground uppercase">
                 <th className="px-5 py-2 font-medium sm:pl-0">App</th>
@@ -86,6 +109,7 @@ export function CompetitorTable({
                 <th className="px-3 py-2 font-medium">Subtitle</th>
                 <th className="px-3 py-2 font-medium">Icon</th>
                 <th className="px-3 py-2 font-medium">Rating</th>
+                <th className="px-3 py-2 font-medium">Store data</th>
                 {watchable && (
                   <th className="px-3 py-2 font-medium">
                     <span className="sr-only">Watch</span>
@@ -141,6 +165,12 @@ export function CompetitorTable({
                       size="sm"
                     />
                   </td>
+                  <td
+                    className="px-3 py-3 align-top text-xs text-muted-foreground"
+                    data-testid="competitor-store-date"
+                  >
+                    {(row.storeData && storeDataWhen(row.storeData)) ?? 'not recorded'}
+                  </td>
                   {watchable && (
                     <td className="px-3 py-3 align-top">
                       {!row.you && (
@@ -153,6 +183,18 @@ export function CompetitorTable({
             </tbody>
           </table>
         </div>
+        {notes.length > 0 && (
+          <ul
+            className="mt-3 space-y-1 px-5 text-xs text-muted-foreground sm:px-0"
+            data-testid="competitor-store-notes"
+          >
+            {notes.map((n) => (
+              <li key={n.key}>
+                <span className="font-medium text-foreground">{n.name}:</span> {n.line}
+              </li>
+            ))}
+          </ul>
+        )}
       </CardContent>
     </Card>
   );

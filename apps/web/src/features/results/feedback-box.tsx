@@ -5,11 +5,14 @@ import { FEEDBACK_MAX_CHARS } from '@aso/contracts';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/use-toast';
+import { dismissToasts, toast } from '@/components/ui/use-toast';
 import { apiFetch } from '@/lib/api';
 import { feedbackKey } from '@/lib/queries';
 
-/** Texts of the feedback box (spec sections 5 and 8). */
+/** Texts of the feedback box (docs/product.md#validation-rules and #error-catalogue). */
+/** Topic of the feedback box's error toasts: closed by writing, and by a sent feedback. */
+const FEEDBACK_TOPIC = 'feedback';
+
 export const FEEDBACK_TEXTS = {
   empty: 'Please enter your feedback before submitting.',
   successTitle: 'Thank you!',
@@ -25,6 +28,7 @@ export function FeedbackBox({ auditId }: { auditId: string }) {
     mutationFn: (feedback: string) =>
       apiFetch('/api/feedback', { method: 'POST', body: { auditId, feedback } }),
     onSuccess: () => {
+      dismissToasts(FEEDBACK_TOPIC);
       setText('');
       toast({ title: FEEDBACK_TEXTS.successTitle, description: FEEDBACK_TEXTS.successDescription });
       void queryClient.invalidateQueries({ queryKey: feedbackKey(auditId) });
@@ -34,6 +38,7 @@ export function FeedbackBox({ auditId }: { auditId: string }) {
         title: 'Feedback Failed',
         description: FEEDBACK_TEXTS.failure,
         variant: 'destructive',
+        topic: FEEDBACK_TOPIC,
       }),
   });
 
@@ -56,6 +61,7 @@ export function FeedbackBox({ auditId }: { auditId: string }) {
                 title: 'Feedback Required',
                 description: FEEDBACK_TEXTS.empty,
                 variant: 'destructive',
+                topic: FEEDBACK_TOPIC,
               });
               return;
             }
@@ -68,7 +74,11 @@ export function FeedbackBox({ auditId }: { auditId: string }) {
             maxLength={FEEDBACK_MAX_CHARS}
             placeholder="Your feedback…"
             value={text}
-            onChange={(e) => setText(e.target.value)}
+            onChange={(e) => {
+              setText(e.target.value);
+              // Writing it answers 'Feedback Required'.
+              dismissToasts(FEEDBACK_TOPIC);
+            }}
           />
           <div className="flex justify-end">
             <Button type="submit" disabled={submit.isPending} focusableWhenDisabled>

@@ -1,5 +1,5 @@
 /**
- * An audit's result (spec section 2 "Results view" and "Standalone result page"), loaded
+ * An audit's result (docs/product.md#results-view and "Standalone result page"), loaded
  * lazily: the audit tab shows it when an audit completes or a saved audit is opened, the
  * route `/results/:id` shows it on its own page.
  */

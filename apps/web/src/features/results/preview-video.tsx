@@ -70,12 +70,13 @@ export function PreviewVideo({ src, poster }: { src: string; poster?: string | n
             src={poster}
             alt="App preview poster frame"
             label="Preview poster"
+            decorative
             className="size-full rounded-none border-0 object-cover"
           />
         ) : (
           <span className="block size-full bg-muted" />
         )}
-        <span className="absolute inset-0 flex items-center justify-center">
+        <span className="absolute inset-0 flex items-center justify-center print:hidden">
           <span className="flex size-14 items-center justify-center rounded-full bg-black/60 text-white shadow-lg transition group-hover:scale-105 group-focus-visible:ring-2 group-focus-visible:ring-ring">
             <PlayIcon className="ml-0.5 size-6 fill-current" />
           </span>

@@ -4,8 +4,9 @@ import { Button } from '@/components/ui/button';
 import { webConfigQuery } from '@/lib/queries';
 
 /**
- * The creator's promo block offering a real, human ASO audit (spec sections 1-2); shown only
- * when the operator configured the consulting site (`CONSULTING_URL`), never a placeholder.
+ * The creator's promo block offering a real, human ASO audit (docs/product.md#what-the-product-does
+ * and #result-page); shown only when the operator configured the consulting site
+ * (`CONSULTING_URL`), never a placeholder.
  */
 export function PromoBlock() {
   const consultingUrl = useQuery(webConfigQuery()).data?.consultingUrl ?? null;

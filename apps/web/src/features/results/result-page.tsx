@@ -3,7 +3,10 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useMainScreen } from '@/features/shell/main-screen.context';
 import { AuditResult } from './audit-result';
 
-/** Route `/results/:id`: the standalone result page with a back-to-home link (spec section 2). */
+/**
+ * Route `/results/:id`: the standalone result page with a back-to-home link
+ * (docs/product.md#result-page).
+ */
 export function ResultPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();

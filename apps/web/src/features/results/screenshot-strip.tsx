@@ -15,7 +15,7 @@ export function aspectFromUrl(url: string): string {
 
 /**
  * A horizontal, scroll-snapping strip of screenshots. It is a named, focusable group so that
- * keyboard users can scroll it with the arrow keys (WCAG 2.1 2.1.1).
+ * keyboard users can scroll it with the arrow keys (WCAG 2.1 2.1.1). Printed, it wraps.
  */
 export function ScreenshotStrip({
   urls,
@@ -37,6 +37,8 @@ export function ScreenshotStrip({
       tabIndex={0}
       className={cn(
         'scrollbar-thin -mx-1 flex snap-x snap-mandatory gap-3 overflow-x-auto rounded-md px-1 pb-3 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50',
+        // On paper the strip wraps to the page's width instead of scrolling.
+        'print:flex-wrap print:overflow-visible',
         className,
       )}
       data-testid={testId}

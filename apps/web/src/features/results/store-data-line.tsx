@@ -1,5 +1,5 @@
 import { DatabaseIcon } from 'lucide-react';
-import { summariseStoreData, type TStoreData } from '@aso/contracts';
+import { storeDataDateLine, summariseStoreData, type TStoreData } from '@aso/contracts';
 import { cn } from '@/lib/utils';
 
 /**
@@ -17,6 +17,7 @@ export function StoreDataLine({
 }) {
   if (!storeData) return null;
   const s = summariseStoreData(storeData);
+  const dated = storeDataDateLine(storeData);
   return (
     <div
       className={cn(
@@ -27,6 +28,11 @@ export function StoreDataLine({
     >
       <DatabaseIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden />
       <div className="min-w-0 space-y-1">
+        {dated && (
+          <p className="font-medium text-foreground" data-testid="store-data-date">
+            {dated}
+          </p>
+        )}
         <p>
           <span className="font-semibold text-foreground">Store data</span>{' '}
           <span data-testid="store-data-sources">{[s.layout, ...s.sources].join(' · ')}</span>

@@ -3,12 +3,21 @@ import {
   createContext,
   useCallback,
   useContext,
+  useEffect,
   useMemo,
+  useRef,
   useState,
   type CSSProperties,
   type ReactNode,
 } from 'react';
+import { isPrinting } from '@/hooks/use-printing';
 import { cn } from '@/lib/utils';
+
+/**
+ * How long a printed page waits for a store image (ms) before its placeholder takes its place:
+ * the PDF is not held up by an image host that does not answer (offline, a slow CDN).
+ */
+export const PRINT_IMAGE_WAIT_MS = 3_000;
 
 /** Told once per image that fails to load, so a view can explain it once. */
 const ImageFailureContext = createContext<() => void>(() => undefined);
@@ -60,7 +69,7 @@ export function StoreImagesNotice() {
 }
 
 /** Props of {@link StoreImage}. */
-export interface StoreImageProps {
+export interface TStoreImageProps {
   src: string;
   alt: string;
   /** Short text of the placeholder, e.g. 'Screenshot 3' or 'Icon'. */
@@ -70,12 +79,18 @@ export interface StoreImageProps {
   className?: string;
   /** Classes of the placeholder instead of `className` (e.g. a smaller height). */
   placeholderClassName?: string;
+  /**
+   * The image only decorates a control that names itself (a play button): it has no name of
+   * its own, and its placeholder shows no text, so the control's name holds all it shows.
+   */
+  decorative?: boolean;
 }
 
 /**
  * An image from the store's CDN. When it cannot load (offline, expired artwork URL) a small
  * placeholder of the same box and aspect ratio, with an icon and `label`, takes its place
- * instead of the browser's broken-image glyph, and the enclosing view is told once.
+ * instead of the browser's broken-image glyph, and the enclosing view is told once. On a
+ * printed page an image still loading after {@link PRINT_IMAGE_WAIT_MS} is given up the same way.
  */
 export function StoreImage({
   src,
@@ -84,15 +99,27 @@ export function StoreImage({
   aspectRatio,
   className,
   placeholderClassName,
-}: StoreImageProps) {
+  decorative = false,
+}: TStoreImageProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const report = useContext(ImageFailureContext);
+  const image = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    if (!isPrinting()) return;
+    const timer = setTimeout(() => {
+      const img = image.current;
+      if (img && !(img.complete && img.naturalWidth > 0)) {
+        setFailedSrc(src);
+        report();
+      }
+    }, PRINT_IMAGE_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [src, report]);
   const style: CSSProperties | undefined = aspectRatio ? { aspectRatio } : undefined;
   if (failedSrc === src) {
     return (
       <span
-        role="img"
-        aria-label={alt}
+        {...(decorative ? { 'aria-hidden': true } : { role: 'img', 'aria-label': alt })}
         title={`${label}: image not available`}
         style={style}
         className={cn(
@@ -102,15 +129,19 @@ export function StoreImage({
         data-testid="image-placeholder"
       >
         <ImageOffIcon className="size-4 shrink-0 opacity-70" />
-        <span className="line-clamp-2 text-[10px] leading-tight font-medium">{label}</span>
+        {!decorative && (
+          <span className="line-clamp-2 text-[10px] leading-tight font-medium">{label}</span>
+        )}
       </span>
     );
   }
   return (
     <img
+      ref={image}
       src={src}
-      alt={alt}
-      loading="lazy"
+      alt={decorative ? '' : alt}
+      // Printed pages load every image at once: the PDF shows them all, below the fold too.
+      loading={isPrinting() ? 'eager' : 'lazy'}
       referrerPolicy="no-referrer"
       style={style}
       onError={() => {

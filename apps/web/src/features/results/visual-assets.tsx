@@ -3,13 +3,14 @@ import { useState } from 'react';
 import type { TAudit } from '@aso/contracts';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { isPrinting } from '@/hooks/use-printing';
 import { unreadReason } from '@/lib/audit.helpers';
 import { previewText } from '@/lib/format.helpers';
 import { PreviewVideo } from './preview-video';
 import { ScreenshotStrip } from './screenshot-strip';
 
 function Description({ text }: { text: string }) {
-  const [expanded, setExpanded] = useState(false);
+  const [expanded, setExpanded] = useState(isPrinting);
   const preview = previewText(text);
   return (
     <div className="space-y-2">
@@ -19,7 +20,7 @@ function Description({ text }: { text: string }) {
       >
         {expanded ? text : preview.text}
       </p>
-      {preview.truncated && (
+      {preview.truncated && !isPrinting() && (
         <Button
           variant="link"
           size="sm"
@@ -43,8 +44,8 @@ function Unread({ what, reason }: { what: string; reason: string }) {
 }
 
 /**
- * Visual Assets: preview video, iPhone screenshots, description (spec section 2). A part the
- * store read could not supply says so instead of claiming the app has none.
+ * Visual Assets: preview video, iPhone screenshots, description (docs/product.md#results-view). A
+ * part the store read could not supply says so instead of claiming the app has none.
  */
 export function VisualAssets({ audit }: { audit: TAudit }) {
   const unread = {

@@ -1,6 +1,6 @@
 /**
- * The main screen's sidebar (spec section 2 "Sidebar"): title and tagline, the two navigation
- * items, then the watchlist and the alerts with their unread count, saved audits, saved
+ * The main screen's sidebar (docs/product.md#sidebar): title and tagline, the two navigation
+ * items, then the watchlist, the keywords and the alerts with their unread count, saved audits, saved
  * dashboards, the external consulting link, the user's email with Logout.
  */
 import {
@@ -9,7 +9,9 @@ import {
   EyeIcon,
   LayoutDashboardIcon,
   LogOutIcon,
+  PlugIcon,
   ScanSearchIcon,
+  TagsIcon,
   UserIcon,
 } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
@@ -31,8 +33,11 @@ import {
   SidebarSeparator,
   useSidebar,
 } from '@/components/ui/sidebar';
+import { preloadAscSettings } from '@/features/asc';
 import { preloadDashboard, SavedDashboardsList } from '@/features/dashboard';
 import { useAuth } from '@/features/auth/auth.context';
+import { preloadKeywordsIndex } from '@/features/keywords';
+import { isKeywordsPath } from '@/features/keywords/keywords.paths';
 import { preloadAlerts, preloadWatchlist } from '@/features/watchlist';
 import { unreadCountQuery } from '@/features/watchlist/watch.api';
 import { webConfigQuery } from '@/lib/queries';
@@ -109,7 +114,10 @@ export function AppSidebar() {
                 <SidebarMenuButton
                   asChild
                   tooltip="watchlist"
-                  isActive={pathname === '/watchlist' || pathname.startsWith('/apps/')}
+                  isActive={
+                    pathname === '/watchlist' ||
+                    (pathname.startsWith('/apps/') && !isKeywordsPath(pathname))
+                  }
                 >
                   <Link
                     to="/watchlist"
@@ -120,6 +128,20 @@ export function AppSidebar() {
                   >
                     <EyeIcon />
                     <span>watchlist</span>
+                  </Link>
+                </SidebarMenuButton>
+              </SidebarMenuItem>
+              <SidebarMenuItem>
+                <SidebarMenuButton asChild tooltip="keywords" isActive={isKeywordsPath(pathname)}>
+                  <Link
+                    to="/keywords"
+                    onClick={() => setOpenMobile(false)}
+                    onPointerEnter={preloadKeywordsIndex}
+                    onFocus={preloadKeywordsIndex}
+                    data-testid="nav-keywords"
+                  >
+                    <TagsIcon />
+                    <span>keywords</span>
                   </Link>
                 </SidebarMenuButton>
               </SidebarMenuItem>
@@ -152,6 +174,24 @@ export function AppSidebar() {
                         <span className="sr-only"> unread</span>
                       </span>
                     )}
+                  </Link>
+                </SidebarMenuButton>
+              </SidebarMenuItem>
+              <SidebarMenuItem>
+                <SidebarMenuButton
+                  asChild
+                  tooltip="App Store Connect"
+                  isActive={pathname === '/settings/app-store-connect'}
+                >
+                  <Link
+                    to="/settings/app-store-connect"
+                    onClick={() => setOpenMobile(false)}
+                    onPointerEnter={preloadAscSettings}
+                    onFocus={preloadAscSettings}
+                    data-testid="nav-asc"
+                  >
+                    <PlugIcon />
+                    <span>App Store Connect</span>
                   </Link>
                 </SidebarMenuButton>
               </SidebarMenuItem>

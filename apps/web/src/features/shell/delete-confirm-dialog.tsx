@@ -1,6 +1,7 @@
 /**
- * The 'Are you sure?' confirmation of deleting a saved audit or dashboard (spec section 2),
- * loaded when a delete button is first hovered, focused or pressed (see `saved-item-list.tsx`).
+ * The 'Are you sure?' confirmation of deleting a saved audit or dashboard
+ * (docs/product.md#sidebar), loaded when a delete button is first hovered, focused or pressed (see
+ * `saved-item-list.tsx`).
  */
 import {
   AlertDialog,
@@ -14,7 +15,7 @@ import {
 } from '@/components/ui/alert-dialog';
 
 /** Props of {@link DeleteConfirmDialog}. */
-export interface DeleteConfirmDialogProps {
+export interface TDeleteConfirmDialogProps {
   /** The name of the item to delete; the dialog is open while it is not null. */
   name: string | null;
   /** 'audit' or 'dashboard', for the text. */
@@ -24,7 +25,12 @@ export interface DeleteConfirmDialogProps {
 }
 
 /** The confirmation dialog; 'Delete' calls `onConfirm`, closing it otherwise calls `onCancel`. */
-export function DeleteConfirmDialog({ name, kind, onCancel, onConfirm }: DeleteConfirmDialogProps) {
+export function DeleteConfirmDialog({
+  name,
+  kind,
+  onCancel,
+  onConfirm,
+}: TDeleteConfirmDialogProps) {
   return (
     <AlertDialog open={name !== null} onOpenChange={(open) => !open && onCancel()}>
       <AlertDialogContent>

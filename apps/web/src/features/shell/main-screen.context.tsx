@@ -1,5 +1,5 @@
 /**
- * Shared state of the main screen (spec section 2 "Main screen", section 4 "Audit tab"):
+ * Shared state of the main screen (docs/product.md#screens and #states-and-transitions):
  * which tab is shown, and requests from the sidebar to open a saved audit or dashboard.
  *
  * Use it anywhere under the signed-in shell with {@link useMainScreen}:
@@ -9,7 +9,8 @@
  *   `clearRequestedDashboard()`. `seq` grows on every request, so opening the same dashboard
  *   twice is two distinct requests.
  * - `openAudit(auditId)` switches to the audit tab and shows that audit's result view
- *   (spec section 4: "Clicking a saved audit loads it and switches to the audit tab").
+ *   (docs/product.md#states-and-transitions: "Clicking a saved audit loads it and switches to the
+ *   audit tab").
  *
  * The audit tab's own view (form / progress / result) is also kept here so that a saved
  * audit can be opened from the sidebar while the tab is not mounted.
@@ -41,7 +42,7 @@ export interface TDashboardRequest {
 }
 
 /** What {@link useMainScreen} returns. */
-export interface MainScreenState {
+export interface TMainScreenState {
   tab: TMainTab;
   setTab: (tab: TMainTab) => void;
   requestedDashboard: TDashboardRequest | null;
@@ -52,7 +53,7 @@ export interface MainScreenState {
   openAudit: (auditId: string) => void;
 }
 
-const MainScreenContext = createContext<MainScreenState | null>(null);
+const MainScreenContext = createContext<TMainScreenState | null>(null);
 
 /** Provides {@link MainScreenState}; mounted once by the signed-in layout (inside the router). */
 export function MainScreenProvider({ children }: { children: ReactNode }) {
@@ -94,7 +95,7 @@ export function MainScreenProvider({ children }: { children: ReactNode }) {
     [setTab],
   );
 
-  const value = useMemo<MainScreenState>(
+  const value = useMemo<TMainScreenState>(
     () => ({
       tab,
       setTab,
@@ -111,7 +112,7 @@ export function MainScreenProvider({ children }: { children: ReactNode }) {
 }
 
 /** The main screen's shared state. Throws when used outside {@link MainScreenProvider}. */
-export function useMainScreen(): MainScreenState {
+export function useMainScreen(): TMainScreenState {
   const ctx = useContext(MainScreenContext);
   if (!ctx) throw new Error('useMainScreen must be used within MainScreenProvider');
   return ctx;

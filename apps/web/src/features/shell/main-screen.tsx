@@ -4,8 +4,8 @@ import { DashboardTab } from '@/features/dashboard';
 import { useMainScreen } from './main-screen.context';
 
 /**
- * Route `/`: the audit tab and the dashboard tab (spec section 2). A tab stays mounted once
- * shown, so a running audit's progress or a dashboard's uploads survive switching tabs.
+ * Route `/`: the audit tab and the dashboard tab (docs/product.md#screens). A tab stays mounted
+ * once shown, so a running audit's progress or a dashboard's uploads survive switching tabs.
  */
 export function MainScreen() {
   const { tab, auditView } = useMainScreen();

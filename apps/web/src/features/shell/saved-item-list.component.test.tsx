@@ -4,16 +4,16 @@ import { FileTextIcon } from 'lucide-react';
 import { describe, expect, it, vi } from 'vitest';
 import { SidebarProvider } from '@/components/ui/sidebar';
 import { Toaster } from '@/components/ui/toaster';
-import { SavedItemList, type SavedItem, type SavedItemListProps } from './saved-item-list';
+import { SavedItemList, type TSavedItem, type TSavedItemListProps } from './saved-item-list';
 
-const ITEMS: SavedItem[] = [
+const ITEMS: TSavedItem[] = [
   { id: 'a1', name: 'Spotify US 18-08-2025' },
   { id: 'a2', name: 'Calm GB 19-08-2025' },
 ];
 
-function renderList(props: Partial<SavedItemListProps<SavedItem>> = {}) {
+function renderList(props: Partial<TSavedItemListProps<TSavedItem>> = {}) {
   const onOpen = vi.fn();
-  const onDelete = vi.fn<(item: SavedItem) => Promise<unknown>>(async () => undefined);
+  const onDelete = vi.fn<(item: TSavedItem) => Promise<unknown>>(async () => undefined);
   render(
     <SidebarProvider>
       <SavedItemList
@@ -33,7 +33,7 @@ function renderList(props: Partial<SavedItemListProps<SavedItem>> = {}) {
   return { onOpen, onDelete };
 }
 
-describe('SavedItemList (spec sections 2 and 8: saved audits and dashboards)', () => {
+describe('SavedItemList (docs/product.md#sidebar and #error-catalogue: saved audits and dashboards)', () => {
   it('shows the loading, error and empty states', () => {
     const { unmount } = render(
       <SidebarProvider>

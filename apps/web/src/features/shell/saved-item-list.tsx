@@ -1,13 +1,13 @@
 /**
- * A sidebar list of saved things (audits, dashboards): click opens, the trash button asks
- * 'Are you sure?' before deleting, a failed delete shows 'Delete Failed' (spec sections 2, 8).
- * When the deleted row leaves the list, the focus it had moves to the row that took its place
- * (or the one before it; when the list is empty, the phone's sidebar sheet or the screen's
- * heading).
- * Shared by the saved audits list here and the dashboard feature's saved dashboards list.
+ * A sidebar list of saved things (audits, dashboards): click opens, the trash button asks 'Are you
+ * sure?' before deleting, a failed delete shows 'Delete Failed' (docs/product.md#sidebar and
+ * #error-catalogue). When the deleted row leaves the list, the focus it had moves to the row that
+ * took its place (or the one before it; when the list is empty, the phone's sidebar sheet or the
+ * screen's heading). Shared by the saved audits list here and the dashboard feature's saved
+ * dashboards list.
  */
 import { Trash2Icon, type LucideIcon } from 'lucide-react';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   SidebarMenu,
   SidebarMenuAction,
@@ -26,13 +26,13 @@ const DeleteConfirmDialog = lazy(() =>
 const preloadConfirm = () => void loadConfirm().catch(() => undefined);
 
 /** One entry of a {@link SavedItemList}. */
-export interface SavedItem {
+export interface TSavedItem {
   id: string;
   name: string;
 }
 
 /** Props of {@link SavedItemList}. */
-export interface SavedItemListProps<T extends SavedItem> {
+export interface TSavedItemListProps<T extends TSavedItem> {
   items: T[] | undefined;
   isLoading: boolean;
   isError?: boolean;
@@ -49,10 +49,14 @@ export interface SavedItemListProps<T extends SavedItem> {
   testId?: string;
   /** The item open on screen, marked in the list. */
   isOpen?: (item: T) => boolean;
+  /** A second, smaller line under an item's name (e.g. where its data comes from), or null. */
+  detail?: (item: T) => string | null;
+  /** Under the entries: the list's "Load more" (docs/product.md#lists-and-pages). */
+  more?: ReactNode;
 }
 
 /** The list, with the confirmation dialog and delete toasts. */
-export function SavedItemList<T extends SavedItem>({
+export function SavedItemList<T extends TSavedItem>({
   items,
   isLoading,
   isError,
@@ -64,7 +68,9 @@ export function SavedItemList<T extends SavedItem>({
   onDelete,
   testId,
   isOpen,
-}: SavedItemListProps<T>) {
+  detail,
+  more,
+}: TSavedItemListProps<T>) {
   const [pending, setPending] = useState<T | null>(null);
   // Mounted from the first delete on, so it closes (and gives the focus back) as a dialog does.
   const [confirmShown, setConfirmShown] = useState(false);
@@ -120,6 +126,7 @@ export function SavedItemList<T extends SavedItem>({
         )}
         {items?.map((item) => {
           const open = isOpen?.(item) ?? false;
+          const second = detail?.(item) ?? null;
           return (
             <SidebarMenuItem key={item.id}>
               <SidebarMenuButton
@@ -136,6 +143,9 @@ export function SavedItemList<T extends SavedItem>({
                 {/* The whole name (app, storefront or territory, date), on two lines if need be. */}
                 <div className="min-w-0 flex-1 leading-snug break-words whitespace-normal">
                   {item.name}
+                  {second && (
+                    <span className="block text-xs text-sidebar-muted-foreground">{second}</span>
+                  )}
                 </div>
               </SidebarMenuButton>
               <SidebarMenuAction
@@ -150,6 +160,7 @@ export function SavedItemList<T extends SavedItem>({
           );
         })}
       </SidebarMenu>
+      {more}
       {confirmShown && (
         <Suspense fallback={null}>
           <DeleteConfirmDialog

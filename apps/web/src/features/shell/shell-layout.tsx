@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { Separator } from '@/components/ui/separator';
 import { SidebarInset, SidebarProvider, SidebarTrigger } from '@/components/ui/sidebar';
 import { MAIN_CONTENT_ID } from '@/components/ui/skip-link';
+import { isKeywordsPath } from '@/features/keywords/keywords.paths';
 import { AppSidebar } from './app-sidebar';
 import { MainScreenProvider, useMainScreen } from './main-screen.context';
 
@@ -13,6 +14,7 @@ function PageTitle() {
   if (pathname.startsWith('/results/')) title = 'audit result';
   else if (pathname.startsWith('/admin')) title = 'admin';
   else if (pathname === '/watchlist') title = 'watchlist';
+  else if (isKeywordsPath(pathname)) title = 'keywords';
   else if (pathname.startsWith('/apps/')) title = 'timeline';
   else if (pathname === '/alerts') title = 'alerts';
   return <span className="truncate text-sm font-medium">{title}</span>;

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { MAIN_CONTENT_ID } from '@/components/ui/skip-link';
 
-/** Shown while the session check runs (spec section 2). */
+/** Shown while the session check runs (docs/product.md#routes). */
 export function LoadingScreen() {
   return (
     <main
@@ -17,7 +17,7 @@ export function LoadingScreen() {
   );
 }
 
-/** Any unmatched path for a signed-in user (spec section 2): ' 404 Page Not Found'. */
+/** Any unmatched path for a signed-in user (docs/product.md#routes): ' 404 Page Not Found'. */
 export function NotFoundPage() {
   return (
     <main

@@ -1,10 +1,10 @@
 /**
- * Route `/alerts`: the notifications raised when a watched listing changed (newest first,
- * unread ones marked, each opening the app's timeline), and the webhook that can carry them to
- * another tool. The sidebar shows the unread count.
+ * Route `/alerts`: the notifications raised when a watched listing changed or a tracked
+ * keyword's rank moved (newest first, unread ones marked, each opening the app's timeline),
+ * and the webhook that can carry them to another tool. The sidebar shows the unread count.
  */
-import { changeFieldLabel, type TNotification, type TWebhook } from '@aso/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { changeFieldLabel, rankLabel, type TNotification, type TWebhook } from '@aso/contracts';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   BellIcon,
   CheckCheckIcon,
@@ -15,14 +15,16 @@ import {
 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { LoadMore } from '@/components/load-more';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { toast } from '@/components/ui/use-toast';
+import { dismissToasts, toast } from '@/components/ui/use-toast';
 import { EmptyState, ErrorState, LoadingRows } from '@/features/admin/section-state';
 import { serverMessage } from '@/lib/api';
+import { pageItems } from '@/lib/pages';
 import { cn } from '@/lib/utils';
 import {
   NOTIFICATIONS_KEY,
@@ -34,9 +36,8 @@ import {
   testWebhook,
   webhookQuery,
 } from './watch.api';
-import { formatDateTime, storefrontName, timelinePath } from './watch.helpers';
+import { ROLE_LABELS, formatDateTime, storefrontName, timelinePath } from './watch.helpers';
 import { WatchScreen } from './watch-screen';
-import { ROLE_LABELS } from './watchlist-page';
 
 /** The alerts screen. */
 export function AlertsPage() {
@@ -44,7 +45,7 @@ export function AlertsPage() {
     <WatchScreen
       icon={BellIcon}
       title="Alerts"
-      description="A notification each time a read finds that a watched listing changed."
+      description="A notification each time a read finds that a watched listing changed or a tracked keyword's rank moved."
       testId="alerts-page"
     >
       <NotificationsCard />
@@ -55,18 +56,23 @@ export function AlertsPage() {
 
 function NotificationsCard() {
   const queryClient = useQueryClient();
-  const list = useQuery(notificationsQuery());
+  const list = useInfiniteQuery(notificationsQuery());
+  const items = pageItems(list.data, (page) => page.items);
   const markRead = useMutation({
     mutationFn: markNotificationsRead,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY }),
+    onSuccess: () => {
+      dismissToasts('mark-read');
+      void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
+    },
     onError: (err) =>
       toast({
         variant: 'destructive',
         title: 'Update Failed',
+        topic: 'mark-read',
         description: serverMessage(err, 'Could not mark the notifications read.'),
       }),
   });
-  const unread = list.data?.unread ?? 0;
+  const unread = list.data?.pages[0]?.data.unread ?? 0;
   return (
     <Card>
       <CardHeader className="flex-row items-start justify-between gap-3">
@@ -75,7 +81,9 @@ function NotificationsCard() {
             Notifications{unread > 0 ? ` (${unread} unread)` : ''}
           </CardTitle>
           <CardDescription>
-            Changes of the title, texts, media, events, version and price.
+            Changes of the title, texts, media, events, version and price; large rank moves of
+            tracked keywords, and moves into or out of the top 10 (ranks in the iTunes Search API
+            order).
           </CardDescription>
         </div>
         {unread > 0 && (
@@ -100,18 +108,21 @@ function NotificationsCard() {
             what="the notifications"
             onRetry={() => void list.refetch()}
           />
-        ) : list.data.items.length === 0 ? (
+        ) : !items?.length ? (
           <EmptyState text="No notifications yet. When a watched listing changes, it shows here." />
         ) : (
-          <ul className="flex flex-col divide-y" data-testid="notifications">
-            {list.data.items.map((n) => (
-              <NotificationRow
-                key={n.id}
-                notification={n}
-                onOpen={() => !n.readAt && markRead.mutate([n.id])}
-              />
-            ))}
-          </ul>
+          <>
+            <ul className="flex flex-col divide-y" data-testid="notifications">
+              {items.map((n) => (
+                <NotificationRow
+                  key={n.id}
+                  notification={n}
+                  onOpen={() => !n.readAt && markRead.mutate([n.id])}
+                />
+              ))}
+            </ul>
+            <LoadMore query={list} what="notifications" shown={items.length} />
+          </>
         )}
       </CardContent>
     </Card>
@@ -144,11 +155,22 @@ function NotificationRow({
         <p className="text-sm break-words">
           <Link to={timelinePath(n)} onClick={onOpen} className="underline underline-offset-4">
             {name}
-          </Link>{' '}
-          <span className="font-normal text-muted-foreground">
-            ({ROLE_LABELS[n.role]}, {storefrontName(n.storefront)}) changed:
-          </span>{' '}
-          {n.fields.map(changeFieldLabel).join(', ')}
+          </Link>
+          {n.kind === 'keyword' && n.rankMove ? (
+            <span data-testid="rank-move">
+              <span className="font-normal text-muted-foreground">:</span> “{n.rankMove.term}”:{' '}
+              {rankLabel(n.rankMove.from)} → {rankLabel(n.rankMove.to)} in{' '}
+              {storefrontName(n.rankMove.storefront)}
+            </span>
+          ) : (
+            <>
+              {' '}
+              <span className="font-normal text-muted-foreground">
+                ({ROLE_LABELS[n.role]}, {storefrontName(n.storefront)}) changed:
+              </span>{' '}
+              {n.fields.map(changeFieldLabel).join(', ')}
+            </>
+          )}
         </p>
         <p className="text-xs font-normal text-muted-foreground">
           {formatDateTime(n.detectedAt)}

@@ -18,7 +18,7 @@ import { Badge } from '@/components/ui/badge';
 import { aspectFromUrl } from '@/features/results/screenshot-strip';
 import { StoreImage } from '@/features/results/store-image';
 import { cn } from '@/lib/utils';
-import { diffTexts, type TDiffSegment } from './text-diff.rules';
+import { diffTexts, type TDiffSegment } from './text-diff.helpers';
 
 const ZStrings = z.array(z.string());
 

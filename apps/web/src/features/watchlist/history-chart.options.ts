@@ -78,7 +78,8 @@ export function buildRankChartOption(snapshots: readonly THistorySnapshot[]): TC
       inverse: true,
       min: 1,
       minInterval: 1,
-      axisLabel: { formatter: (v: number) => `#${v}` },
+      // Whole ranks only: no '#0.5' between two positions.
+      axisLabel: { formatter: (v: number) => (Number.isInteger(v) ? `#${v}` : '') },
       splitLine: { lineStyle: { type: 'dashed' } },
     },
   };

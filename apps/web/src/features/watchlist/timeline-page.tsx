@@ -1,8 +1,10 @@
 /**
  * Route `/apps/:appId?storefront=`: the timeline of a watched listing. Its rating and category
- * rank over time as two small charts, then its changes newest first, grouped by the read that
- * found them, each with its before and after; any stored read can be audited again ("audit
- * this snapshot": the audit reads the stored listing, not the store). Loaded lazily (echarts).
+ * rank over time as two small charts, the search ranks of its tracked terms with the listing's
+ * changes marked on the same time axis, then its changes newest first, grouped by the read that
+ * found them, each with its before and after and the rank moves around it; any stored read can
+ * be audited again ("audit this snapshot": the audit reads the stored listing, not the store).
+ * Loaded lazily (echarts).
  */
 import { changeKind, type THistoryAnswer, type TListingChange } from '@aso/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -12,6 +14,7 @@ import {
   FileSearchIcon,
   HistoryIcon,
   Loader2Icon,
+  TagsIcon,
 } from 'lucide-react';
 import { useMemo } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -19,9 +22,11 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { toast } from '@/components/ui/use-toast';
+import { dismissToasts, toast } from '@/components/ui/use-toast';
 import { ErrorState } from '@/features/admin/section-state';
 import { EChart } from '@/features/dashboard/echart';
+import { keywordsPath } from '@/features/keywords/keywords.paths';
+import { RankMovesLine, TimelineRanksCard } from '@/features/keywords/timeline-ranks';
 import { AppIcon } from '@/features/results/app-icon';
 import { useMainScreen } from '@/features/shell/main-screen.context';
 import { useFocusOnMount } from '@/hooks/use-focus';
@@ -34,8 +39,7 @@ import {
   rankContext,
 } from './history-chart.options';
 import { auditSnapshot, historyQuery } from './watch.api';
-import { formatDateTime, storefrontName } from './watch.helpers';
-import { ROLE_LABELS } from './watchlist-page';
+import { ROLE_LABELS, formatDateTime, storefrontName } from './watch.helpers';
 
 /** The changes found by one read, with the read before it. */
 interface TChangeGroup {
@@ -139,6 +143,7 @@ function useAuditSnapshot(appId: string) {
   return useMutation({
     mutationFn: (snapshotId: string) => auditSnapshot(appId, snapshotId),
     onSuccess: (auditId) => {
+      dismissToasts('snapshot-audit');
       // The audit's live progress, as for one started from the form.
       setAuditView({ kind: 'progress', auditId, validLinks: 1 });
       setTab('audit');
@@ -148,6 +153,7 @@ function useAuditSnapshot(appId: string) {
       toast({
         variant: 'destructive',
         title: 'Audit Failed',
+        topic: 'snapshot-audit',
         description: serverMessage(
           err,
           'Could not start the audit of this snapshot. Please try again.',
@@ -192,6 +198,7 @@ function Timeline({ history }: { history: THistoryAnswer }) {
   const name = history.appName ?? latest?.appName ?? `App ${history.appId}`;
   const language = history.language ?? 'en';
   const listingChanges = history.changes.filter((c) => changeKind(c.field) === 'listing').length;
+  const firstReadAt = history.snapshots[0]?.fetchedAt ?? null;
   return (
     <>
       <Card className="flex-row items-start gap-4 p-5" data-testid="timeline-header">
@@ -229,6 +236,11 @@ function Timeline({ history }: { history: THistoryAnswer }) {
                 audit={audit}
               />
             )}
+            <Button asChild variant="outline" size="sm">
+              <Link to={keywordsPath(history.appId, history.storefront)}>
+                <TagsIcon /> keywords
+              </Link>
+            </Button>
             <Button asChild variant="ghost" size="sm">
               <a
                 href={`https://apps.apple.com/${history.storefront}/app/id${history.appId}`}
@@ -281,6 +293,13 @@ function Timeline({ history }: { history: THistoryAnswer }) {
           </CardContent>
         </Card>
       </div>
+      <TimelineRanksCard
+        appId={history.appId}
+        storefront={history.storefront}
+        appName={name}
+        firstReadAt={firstReadAt}
+        changes={history.changes}
+      />
       <Card data-testid="timeline-changes">
         <CardHeader>
           <CardTitle className="text-lg">Changes</CardTitle>
@@ -320,6 +339,14 @@ function Timeline({ history }: { history: THistoryAnswer }) {
                       audit={audit}
                     />
                   </div>
+                  {group.changes.some((c) => changeKind(c.field) === 'listing') && (
+                    <RankMovesLine
+                      appId={history.appId}
+                      storefront={history.storefront}
+                      firstReadAt={firstReadAt}
+                      change={group}
+                    />
+                  )}
                   {group.changes.map((change) => (
                     <ChangeView key={change.id} change={change} language={language} />
                   ))}

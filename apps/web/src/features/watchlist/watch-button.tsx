@@ -14,7 +14,7 @@ import { WATCHLIST_KEY, watchApp, watchlistQuery } from './watch.api';
 import { storefrontName, timelinePath } from './watch.helpers';
 
 /** Props of {@link WatchButton}. */
-export interface WatchButtonProps {
+export interface TWatchButtonProps {
   appStoreUrl: string;
   role: TWatchRole;
   /** The app's name, for the button's accessible name and the toast. */
@@ -23,7 +23,7 @@ export interface WatchButtonProps {
 }
 
 /** The watch button of one listing. Renders nothing for a URL that names no app. */
-export function WatchButton({ appStoreUrl, role, appName, size = 'sm' }: WatchButtonProps) {
+export function WatchButton({ appStoreUrl, role, appName, size = 'sm' }: TWatchButtonProps) {
   const queryClient = useQueryClient();
   const parsed = parseAppStoreUrl(appStoreUrl);
   const list = useQuery(watchlistQuery());

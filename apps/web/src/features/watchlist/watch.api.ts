@@ -17,6 +17,7 @@ import {
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiFetch } from '@/lib/api';
+import { pagedQuery } from '@/lib/pages';
 
 /** Key of `GET /api/watchlist`. */
 export const WATCHLIST_KEY = ['/api/watchlist'] as const;
@@ -33,12 +34,21 @@ export const historyKey = (appId: string, storefront: string) =>
 /** How often the unread count is read again while the app is open (ms). */
 export const NOTIFICATIONS_POLL_MS = 60_000;
 
-/** The signed-in user's watched listings, as the server orders them. */
+/**
+ * The first page of the signed-in user's watched listings, as the server orders them: where a
+ * listing is looked up (whether an app is watched; every watched listing with the default
+ * limits, `WATCHLIST_MAX_PER_USER` below the page size).
+ */
 export function watchlistQuery() {
   return queryOptions({
     queryKey: WATCHLIST_KEY,
     queryFn: ({ signal }) => apiFetch('/api/watchlist', { signal, schema: z.array(ZWatchItem) }),
   });
+}
+
+/** The signed-in user's watched listings, newest first, page by page (the watchlist screen). */
+export function watchlistPagesQuery() {
+  return pagedQuery([...WATCHLIST_KEY, 'pages'], '/api/watchlist', z.array(ZWatchItem));
 }
 
 /**
@@ -56,13 +66,15 @@ export function historyQuery(appId: string, storefront: string) {
   });
 }
 
-/** The newest notifications and the unread count, read again every minute. */
+/**
+ * The notifications, newest first, page by page, each page with the unread count of all; the
+ * pages loaded are read again every minute.
+ */
 export function notificationsQuery() {
-  return queryOptions({
-    queryKey: NOTIFICATIONS_KEY,
-    queryFn: ({ signal }) => apiFetch('/api/notifications', { signal, schema: ZNotificationList }),
+  return {
+    ...pagedQuery([...NOTIFICATIONS_KEY, 'pages'], '/api/notifications', ZNotificationList),
     refetchInterval: NOTIFICATIONS_POLL_MS,
-  });
+  };
 }
 
 const ZUnread = z.object({ unread: z.number().int().nonnegative() });

@@ -1,7 +1,10 @@
 /**
  * Small pure helpers of the watched-listing screens: dates, storefront names, timeline paths.
  */
-import type { TWatchItem } from '@aso/contracts';
+import type { TWatchItem, TWatchRole } from '@aso/contracts';
+
+/** Words of each role on the screens. */
+export const ROLE_LABELS: Record<TWatchRole, string> = { mine: 'my app', competitor: 'competitor' };
 
 const DATE_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 

@@ -1,16 +1,17 @@
 /**
  * Route `/watchlist`: the listings the user watches (their own apps and competitors), a form to
  * watch another one, and per listing its last read, its last change, the reason the last read
- * failed, a refresh button, the way to its timeline and removal.
+ * failed, a refresh button, the way to its timeline and to its keywords, and removal.
  */
 import type { TWatchItem, TWatchRole } from '@aso/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   AlertTriangleIcon,
   EyeIcon,
   HistoryIcon,
   Loader2Icon,
   RefreshCwIcon,
+  TagsIcon,
   Trash2Icon,
 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
@@ -25,6 +26,7 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
+import { LoadMore } from '@/components/load-more';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -32,25 +34,32 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { EmptyState, ErrorState, LoadingRows } from '@/features/admin/section-state';
+import { preloadKeywords } from '@/features/keywords';
+import { keywordsPath } from '@/features/keywords/keywords.paths';
 import { AppIcon } from '@/features/results/app-icon';
 import { serverMessage } from '@/lib/api';
+import { pageItems } from '@/lib/pages';
 import {
   NOTIFICATIONS_KEY,
   WATCHLIST_KEY,
   refreshWatchItem,
   unwatchApp,
   watchApp,
-  watchlistQuery,
+  watchlistPagesQuery,
 } from './watch.api';
-import { formatDateTime, storefrontName, timelinePath, watchItemName } from './watch.helpers';
+import {
+  ROLE_LABELS,
+  formatDateTime,
+  storefrontName,
+  timelinePath,
+  watchItemName,
+} from './watch.helpers';
 import { WatchScreen } from './watch-screen';
-
-/** Words of each role on the screens. */
-export const ROLE_LABELS: Record<TWatchRole, string> = { mine: 'my app', competitor: 'competitor' };
 
 /** The watchlist screen. */
 export function WatchlistPage() {
-  const list = useQuery(watchlistQuery());
+  const list = useInfiniteQuery(watchlistPagesQuery());
+  const items = pageItems(list.data, (page) => page);
   return (
     <WatchScreen
       icon={EyeIcon}
@@ -62,7 +71,7 @@ export function WatchlistPage() {
       <Card>
         <CardHeader>
           <CardTitle className="text-lg">
-            Watched listings{list.data ? ` (${list.data.length})` : ''}
+            Watched listings{items ? ` (${items.length}${list.hasNextPage ? '+' : ''})` : ''}
           </CardTitle>
           <CardDescription>Your own apps and your competitors, per storefront.</CardDescription>
         </CardHeader>
@@ -75,14 +84,17 @@ export function WatchlistPage() {
               what="the watchlist"
               onRetry={() => void list.refetch()}
             />
-          ) : list.data.length === 0 ? (
+          ) : !items?.length ? (
             <EmptyState text="You are not watching any listing yet. Paste an App Store link above, or use 'watch' on an audit's results." />
           ) : (
-            <ul className="flex flex-col divide-y" data-testid="watchlist">
-              {list.data.map((item) => (
-                <WatchRow key={item.id} item={item} />
-              ))}
-            </ul>
+            <>
+              <ul className="flex flex-col divide-y" data-testid="watchlist">
+                {items.map((item) => (
+                  <WatchRow key={item.id} item={item} />
+                ))}
+              </ul>
+              <LoadMore query={list} what="watched listings" shown={items.length} />
+            </>
           )}
         </CardContent>
       </Card>
@@ -284,6 +296,17 @@ function WatchRow({ item }: { item: TWatchItem }) {
         <Button asChild variant="outline" size="sm">
           <Link to={timelinePath(item)} aria-label={`Timeline of ${name}`}>
             <HistoryIcon /> timeline
+          </Link>
+        </Button>
+        <Button asChild variant="outline" size="sm">
+          <Link
+            to={keywordsPath(item.appId, item.storefront)}
+            aria-label={`Keywords of ${name}`}
+            onPointerEnter={preloadKeywords}
+            onFocus={preloadKeywords}
+            data-testid="watch-item-keywords"
+          >
+            <TagsIcon /> keywords
           </Link>
         </Button>
         <Button

@@ -4,22 +4,24 @@
  * screen, the sign-in code dialog, the audit form with its errors and a toast, the progress
  * view during a run, the results, the standalone result page, the dashboard with data and its
  * metric selector and date picker open, the watchlist (empty and with listings), a watched
- * app's timeline, the alerts screen and the dashboard's Change impact card, the
- * admin gate and the unlocked admin screen, the 404 page and 'AUDIT NOT FOUND'. Each state is reached once and checked at both sizes by resizing
- * the page, which keeps the run short.
+ * app's timeline, the alerts screen and the dashboard's Change impact card, the Keywords
+ * screens (start, an app's page empty, with ranks, the gap matrix and a research, the removal
+ * confirmation), the App Store Connect settings (empty, connected, imported) and the dashboard
+ * on imported data (these also with nothing sticking out sideways at 390 px), the admin gate
+ * and the unlocked admin screen, the 404 page and 'AUDIT NOT FOUND'. Each state is reached once
+ * and checked at both sizes by resizing the page, which keeps the run short.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ZWatchItem } from '@aso/contracts';
-import {
-  CONSTRUCTED_APP,
-  CONSTRUCTED_DAYS,
-} from '../packages/appstore/test/recordings/constructed.recordings';
-import { axeViolations, VIEWPORTS, type AxeViolation } from './support/axe';
+import { CONSTRUCTED_APP, CONSTRUCTED_DAYS } from '@aso/appstore/recordings';
+import { axeViolations, VIEWPORTS, type TAxeViolation } from './support/axe';
+import { horizontalOverflow } from './support/layout';
 import { launchBrowser, newAppPage, saveScreenshot, screenshotOnFailure } from './support/browser';
 import { generateAccessCode } from './support/session';
 import { CONVERSION, INSTAGRAM_URL, REDOWNLOADS, SPOTIFY_URL } from './support/samples';
 import './support/provided';
+import { applyJuneToAugust2025 } from './support/date-range';
 
 const baseUrl = inject('baseUrl');
 const adminCode = inject('adminCode');
@@ -29,7 +31,7 @@ const replayUrl = inject('replayUrl');
 interface Finding {
   screen: string;
   size: keyof typeof VIEWPORTS;
-  violations: AxeViolation[];
+  violations: TAxeViolation[];
 }
 
 /**
@@ -94,7 +96,11 @@ describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    ({ context, page } = await newAppPage(browser, baseUrl, VIEWPORTS.desktop));
+    // Measured with reduced motion: contrast is a property of the settled screen, and a dialog
+    // caught mid-fade (its animation restarted by a re-render) would be measured half opaque.
+    ({ context, page } = await newAppPage(browser, baseUrl, VIEWPORTS.desktop, {
+      reducedMotion: 'reduce',
+    }));
   });
   afterAll(async () => {
     await context?.close();
@@ -118,7 +124,7 @@ describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
 
     const code = await generateAccessCode(baseUrl, adminCode);
     await page.getByLabel('Email').fill(`e2e-a11y-${Date.now()}@example.com`);
-    await page.getByLabel('Access code').fill(code);
+    await page.getByLabel('Invite code').fill(code);
     await page.getByRole('button', { name: 'sign up', exact: true }).first().click();
     const dialog = page.getByTestId('sign-in-code-dialog');
     await dialog.waitFor();
@@ -225,6 +231,37 @@ describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
     await page.getByTestId('promo-block').waitFor();
     await page.getByTestId('feedback-box').waitFor();
     findings.push(...(await checkBothSizes(page, 'standalone result page')));
+
+    // The share dialog with a new link and the list (a resize would close it: desktop only),
+    // then the shared page in a browser without a session, and a revoked link.
+    await page.getByRole('button', { name: 'share' }).click();
+    const share = page.getByRole('dialog', { name: 'Share this audit' });
+    await share.getByRole('button', { name: 'create link' }).click();
+    const url = await share.getByTestId('share-url').inputValue();
+    await share.getByTestId('share-link-row').waitFor();
+    findings.push({
+      screen: 'share dialog',
+      size: 'desktop',
+      violations: await axeViolations(page),
+    });
+    await page.keyboard.press('Escape');
+    await share.waitFor({ state: 'detached' });
+    const guest = await browser.newContext({
+      viewport: VIEWPORTS.desktop,
+      reducedMotion: 'reduce',
+    });
+    try {
+      const view = await guest.newPage();
+      await view.goto(url);
+      await view.getByTestId('shared-page').getByTestId('app-name').waitFor();
+      findings.push(...(await checkBothSizes(view, 'shared audit page')));
+      await callApi(page, `/api/shares/${url.split('/s/')[1]}`, 'DELETE');
+      await view.reload();
+      await view.getByRole('heading', { name: 'LINK NOT AVAILABLE' }).waitFor();
+      findings.push(...(await checkBothSizes(view, 'revoked share link')));
+    } finally {
+      await guest.close();
+    }
     expectClean(findings);
   });
 
@@ -277,6 +314,12 @@ describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
     findings.push(...(await checkBothSizes(page, 'date picker open', openPicker)));
     await page.keyboard.press('Escape');
     await page.getByTestId('date-range-popover').waitFor({ state: 'detached' });
+
+    // The whole 92 days: the line chart gets its zoom slider, checked with the rest.
+    await openPicker();
+    await applyJuneToAugust2025(page);
+    await page.getByTestId('chart-zoom').waitFor();
+    findings.push(...(await checkBothSizes(page, 'dashboard with a zoomable chart')));
     expectClean(findings);
   });
 
@@ -333,6 +376,94 @@ describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
     await page.getByRole('heading', { name: /^Notifications/ }).waitFor();
     await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
     findings.push(...(await checkBothSizes(page, 'alerts')));
+    expectClean(findings);
+  });
+
+  it('the Keywords screens: start, empty, with ranks, research and a confirmation', async () => {
+    const findings: Finding[] = [];
+    // The listing watched by the previous test (Calm Notes) is on the start screen.
+    await page.getByTestId('nav-keywords').click();
+    await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
+    await page.getByTestId('keywords-apps').getByRole('link').first().waitFor();
+    findings.push(...(await checkBothSizes(page, 'keywords start')));
+    await page.getByTestId('keywords-apps').getByRole('link').first().click();
+    await page.getByText(/^No term tracked for this app/).waitFor();
+    await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+    findings.push(...(await checkBothSizes(page, 'keywords page empty')));
+
+    await page.getByLabel('Terms to track').fill('journal, mood tracker');
+    await page.getByRole('button', { name: 'track 2 terms' }).click();
+    for (const term of ['journal', 'mood tracker'])
+      await page
+        .locator(`[data-testid="keyword-row"][data-term="${term}"] [data-state="ranked"]`)
+        .waitFor({ timeout: 30_000 });
+    await page.getByTestId('gap-table').waitFor();
+    findings.push(...(await checkBothSizes(page, 'keywords page with ranks')));
+
+    await page.getByLabel('Term to research').fill('mood tracker');
+    await page.getByTestId('research-submit').click();
+    await page.getByTestId('research-result').waitFor({ timeout: 30_000 });
+    findings.push(...(await checkBothSizes(page, 'keywords research')));
+
+    // The removal confirmation (a resize would close it: desktop only).
+    await page
+      .locator('[data-testid="keyword-row"][data-term="journal"]')
+      .getByTestId('keyword-remove')
+      .click();
+    await page.getByRole('alertdialog').waitFor();
+    // Reduced motion: the dialog and its overlay are in place at once, not fading in.
+    const fading = await page.evaluate<number>(
+      'document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).length',
+    );
+    expect(fading).toBe(0);
+    findings.push({
+      screen: 'keyword removal confirmation',
+      size: 'desktop',
+      violations: await axeViolations(page),
+    });
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+    expectClean(findings);
+  });
+
+  it('App Store Connect settings (empty, connected, imported) and the dashboard on imported data, with nothing sticking out at 390 px', async () => {
+    const findings: Finding[] = [];
+    /** What sticks out sideways at the phone's width (nothing may). */
+    const overflowAtPhone = async (screen: string) => {
+      await page.setViewportSize(VIEWPORTS.phone);
+      try {
+        expect(await horizontalOverflow(page), screen).toEqual([]);
+      } finally {
+        await page.setViewportSize(VIEWPORTS.desktop);
+      }
+    };
+    await page.goto('/settings/app-store-connect');
+    await page.getByText('No key connected yet').waitFor();
+    findings.push(...(await checkBothSizes(page, 'app store connect settings empty')));
+    await overflowAtPhone('app store connect settings empty');
+
+    await page.getByTestId('asc-demo-connect').click();
+    const app = page.locator(`[data-testid="asc-app"][data-app-id="${CONSTRUCTED_APP.appId}"]`);
+    await app.waitFor();
+    findings.push(...(await checkBothSizes(page, 'app store connect settings connected')));
+    await app.getByTestId('asc-import').click();
+    await app
+      .locator('[data-testid="asc-import-state"][data-state="done"]')
+      .waitFor({ timeout: 90_000 });
+    findings.push(...(await checkBothSizes(page, 'app store connect settings imported')));
+    await overflowAtPhone('app store connect settings imported');
+
+    // The listing watched by the previous test has the demo app's Apple ID: the change impact
+    // card of the imported data finds it by that id.
+    await app.getByTestId('asc-open-dashboard').click();
+    await page.getByTestId('asc-dashboard').getByTestId('kpi-report').waitFor();
+    await page
+      .getByTestId('change-impact')
+      .locator('[data-testid="impact-change"], [data-testid="impact-no-changes"]')
+      .first()
+      .waitFor();
+    findings.push(...(await checkBothSizes(page, 'dashboard on imported data')));
+    await overflowAtPhone('dashboard on imported data');
     expectClean(findings);
   });
 

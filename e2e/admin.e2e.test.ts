@@ -1,12 +1,12 @@
 /**
- * Browser tests of the admin screen (spec section 2): a wrong admin code is refused; the right
- * one unlocks the screen for the browser session; a code generated there lets a new user
- * register in a second browser context, and once deactivated there its login fails; clearing
- * an app's cache makes the next audit's cache step miss; the audit history and feedback lists
- * show the rows made earlier in the test; logout locks the screen again. Screenshots go to
- * `artifacts/e2e/`.
+ * Browser tests of the admin screen (docs/product.md#admin-screen): a wrong admin code is refused;
+ * the right one unlocks the screen for the browser session; a code generated there lets a new user
+ * register in a second browser context, and once deactivated there its login fails; clearing an
+ * app's cache makes the next audit's cache step miss; the audit history and feedback lists show the
+ * rows made earlier in the test; logout locks the screen again. Screenshots go to `artifacts/e2e/`.
  */
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ZAuditHistoryItem, type TAuditHistoryItem } from '@aso/contracts';
@@ -16,6 +16,7 @@ import './support/provided';
 
 const baseUrl = inject('baseUrl');
 const adminCode = inject('adminCode');
+const databaseUrl = inject('databaseUrl');
 
 const SPOTIFY_ID = '324684580';
 const SPOTIFY_URL = `https://apps.apple.com/us/app/spotify-music-and-podcasts/id${SPOTIFY_ID}`;
@@ -121,10 +122,16 @@ describe('admin screen', () => {
     await page.goto('/admin');
     const gate = page.getByTestId('admin-gate');
     await gate.waitFor();
+    // The first visit says how to unlock it.
+    expect(await gate.getByTestId('admin-gate-help').innerText()).toMatch(
+      /ADMIN_ACCESS_CODE[\s\S]*Invite codes and personal sign-in codes do not open this screen/,
+    );
     await gate.getByLabel('Admin code').fill(`not-${adminCode}`);
     await gate.getByRole('button', { name: 'unlock admin' }).click();
     await gate.getByRole('alert').filter({ hasText: 'Invalid admin code' }).waitFor();
-    await page.getByText('Access Denied', { exact: true }).waitFor();
+    // One message for one problem: under the field, no toast besides.
+    expect(await page.getByText('Invalid admin code', { exact: false }).count()).toBe(1);
+    expect(await page.getByText('Access Denied', { exact: true }).count()).toBe(0);
     expect(await page.getByTestId('admin-dashboard').count()).toBe(0);
     expect(await page.evaluate(() => sessionStorage.getItem('adminAccessCode'))).toBeNull();
     await saveScreenshot(page, 'admin-denied');
@@ -135,6 +142,8 @@ describe('admin screen', () => {
     await gate.getByLabel('Admin code').fill(adminCode);
     await gate.getByRole('button', { name: 'unlock admin' }).click();
     await page.getByTestId('admin-dashboard').waitFor();
+    // Unlocked: nothing says the code is invalid any more.
+    expect(await page.getByText('Invalid admin code', { exact: false }).count()).toBe(0);
     await page.reload();
     await page.getByTestId('admin-dashboard').waitFor();
     expect(await page.getByTestId('admin-gate').count()).toBe(0);
@@ -189,7 +198,7 @@ describe('admin screen', () => {
       await third.page.goto('/');
       await third.page.getByLabel('Email').fill(newEmail);
       // Their own personal code: still refused, since the code they registered with is dead.
-      await third.page.getByLabel('Access code').fill(newSignInCode);
+      await third.page.getByLabel('Personal sign-in code').fill(newSignInCode);
       await third.page.getByRole('button', { name: 'login', exact: true }).click();
       await third.page.getByText('Login Failed', { exact: true }).waitFor();
       expect(await third.page.getByRole('button', { name: 'start ASO analysis' }).count()).toBe(0);
@@ -291,13 +300,59 @@ describe('admin screen', () => {
     userSignInCode = issued;
   });
 
+  it('pages the Users card with "Load more", showing each user\'s storage and lock-outs', async () => {
+    // Sixty older accounts (CONSTRUCTED, created in the past so this test's users stay on the
+    // first page): past the default page of 50, the card offers the next page.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const tag = randomBytes(4).toString('hex');
+    try {
+      await client.query(
+        `insert into users (email, created_at, lockouts, last_lockout_at)
+         select 'older-${tag}-' || n || '@example.com', now() - interval '400 days' - n * interval '1 minute',
+           case when n = 1 then 3 else 0 end, case when n = 1 then now() else null end
+         from generate_series(1, 60) n`,
+      );
+    } finally {
+      await client.end();
+    }
+    await page.getByRole('button', { name: 'refresh' }).click();
+    const card = page.getByTestId('users-card');
+    await card.getByTestId(`user-row-${userEmail}`).waitFor();
+    const rows = card.locator('[data-testid^="user-row-"]');
+    await expect.poll(() => rows.count()).toBe(50);
+    const more = card.getByRole('button', { name: /^Load more users \(50 shown\)$/ });
+    await more.scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'admin-users-load-more');
+    await more.click();
+    await expect.poll(() => rows.count()).toBeGreaterThan(50);
+    // Each next page until the last; then the button goes.
+    const button = card.getByRole('button', { name: /^Load more users/ });
+    while ((await button.count()) > 0) await button.click();
+    await card.getByTestId(`user-row-older-${tag}-60@example.com`).waitFor();
+    const locked = card.getByTestId(`user-row-older-${tag}-1@example.com`);
+    expect((await locked.getByTestId('user-lockouts').textContent())?.trim()).toMatch(
+      /^3 sign-in lock-outs, last /,
+    );
+    expect(
+      await card.getByTestId(`user-row-${userEmail}`).getByTestId('user-lockouts').count(),
+    ).toBe(0);
+    expect((await locked.getByTestId('user-storage').textContent())?.trim()).toBe('0 Bytes');
+    // The signed-up user stored nothing either; the column is there for each row.
+    expect(
+      (
+        await card.getByTestId(`user-row-${userEmail}`).getByTestId('user-storage').textContent()
+      )?.trim(),
+    ).toMatch(/Bytes|KB|MB/);
+  });
+
   it('locks the admin screen again on logout', async () => {
     await page.getByRole('button', { name: 'Logout' }).click();
-    await page.getByLabel('Access code').waitFor();
+    await page.getByLabel('Personal sign-in code').waitFor();
     expect(await page.evaluate(() => sessionStorage.getItem('adminAccessCode'))).toBeNull();
 
     await page.getByLabel('Email').fill(userEmail);
-    await page.getByLabel('Access code').fill(userSignInCode);
+    await page.getByLabel('Personal sign-in code').fill(userSignInCode);
     await page.getByRole('button', { name: 'login', exact: true }).click();
     // Still on /admin: signed in again, the screen is locked behind the gate.
     await page.getByTestId('admin-gate').waitFor();

@@ -1,7 +1,8 @@
 /**
- * Browser tests of the audit form (spec sections 4-5): URL field states and
- * messages from the shared URL rules, the 'Invalid URL' toast with the disabled start button
- * and inline hint, duplicate competitors, and the keywords counter's hard limit.
+ * Browser tests of the audit form (docs/product.md#states-and-transitions and #validation-rules):
+ * URL field states and messages from the shared URL rules, the 'Invalid URL' toast with the
+ * disabled start button and inline hint, duplicate competitors, and the keywords counter's hard
+ * limit.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * Browser tests of the shell (spec section 2): Ctrl+B collapses the sidebar to icons and the
- * state survives a reload (cookie `sidebar_state`, 7 days); at 375 px the sidebar is a sheet.
+ * Browser tests of the shell (docs/product.md#sidebar): Ctrl+B collapses the sidebar to icons and
+ * the state survives a reload (cookie `sidebar_state`, 7 days); at 375 px the sidebar is a sheet.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

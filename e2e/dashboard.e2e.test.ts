@@ -1,11 +1,13 @@
 /**
- * Browser tests of the analytics dashboard (spec section 2): upload both sample exports, the
- * line chart is drawn with the selected metrics in its legend, metrics change through search
- * and select-all, a range picked and applied changes the KPI figures to exactly what
- * `GET /api/reports` answers for that range, the four source charts and the monthly report
- * render, 'export CSV' holds the applied range's rows, the dashboard is saved, reopened from the
- * sidebar after a reload, shows 'dashboard data expired' once its dataset expired, and is
- * deleted through the confirmation. Screenshots go to `artifacts/e2e/`.
+ * Browser tests of the analytics dashboard (docs/product.md#dashboard-sections): upload both sample
+ * exports, the line chart is drawn with the selected metrics in its legend, metrics change through
+ * search and select-all, a range picked and applied changes the KPI figures to exactly what `GET
+ * /api/reports` answers for that range, the four source charts (their legends hiding series) and
+ * the monthly report render, a range over 31 days gets the zoom slider choosing the days shown,
+ * 'export CSV' holds the applied range's rows, the dashboard is saved, reopened from the sidebar
+ * after a reload, shows 'dashboard data expired' once its dataset expired, and is deleted through
+ * the confirmation; 'try it with sample exports' sends the project's constructed samples through
+ * the same upload. Screenshots go to `artifacts/e2e/`.
  */
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,21 +18,29 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ZKpiReport, ZUploadResult, type TKpiReport, type TMergedData } from '@aso/contracts';
 import { launchBrowser, newAppPage, saveScreenshot } from './support/browser';
 import { generateAccessCode, signUpThroughUi } from './support/session';
+import { WEB_DIR } from './support/paths';
 import { CONVERSION, REDOWNLOADS } from './support/samples';
 import './support/provided';
+import { applyJuneToAugust2025 } from './support/date-range';
 
 const baseUrl = inject('baseUrl');
 const adminCode = inject('adminCode');
 const databaseUrl = inject('databaseUrl');
 
-/** Spec section 5, written out independently of the app: Bytes, else KB/MB with two decimals. */
+/**
+ * docs/product.md#validation-rules, written out independently of the app: Bytes, else KB/MB with
+ * two decimals.
+ */
 function expectedSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} Bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(2)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 }
 
-/** Counts rounded and grouped, percentages with one decimal (spec section 9), independently. */
+/**
+ * Counts rounded and grouped, percentages with one decimal (docs/product.md#limits-and-constants),
+ * independently.
+ */
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 const percent = (n: number) =>
   `${Number(n.toFixed(1)).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
@@ -200,9 +210,7 @@ describe('analytics dashboard', () => {
 
     await page.getByRole('button', { name: 'How to export the redownloads data file' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog
-      .getByText("How to export a CSV file from the provider's analytics console")
-      .waitFor();
+    await dialog.getByText('How to export a CSV file from App Store Connect').waitFor();
     expect(
       await dialog
         .getByText('Choose Redownloads on the left, with comparison set to None.')
@@ -366,6 +374,25 @@ describe('analytics dashboard', () => {
       expect((await canvas.boundingBox())!.height).toBe(16 * 16); // 16rem
       await expect.poll(() => drawnPixels(page, card)).toBeGreaterThan(500);
     }
+    // Each chart's HTML legend names its series and hides or shows one with its button.
+    const search = page.getByTestId('source-chart-search');
+    const searchLegend = search.getByRole('list', { name: 'Search chart legend' });
+    expect((await searchLegend.locator('li').allTextContents()).map((t) => t.trim())).toEqual([
+      'First-Time Downloads',
+      'Impressions',
+      'First-time conversion rate (%)',
+    ]);
+    const searchCard = '[data-testid="source-chart-search"]';
+    const allDrawn = await drawnPixels(page, searchCard);
+    const impressionsToggle = searchLegend.getByRole('button', { name: 'Impressions' });
+    expect(await impressionsToggle.getAttribute('aria-pressed')).toBe('true');
+    await impressionsToggle.click();
+    expect(await impressionsToggle.getAttribute('aria-pressed')).toBe('false');
+    await expect.poll(() => drawnPixels(page, searchCard)).toBeLessThan(allDrawn * 0.9);
+    const hiddenDrawn = await drawnPixels(page, searchCard);
+    await impressionsToggle.press('Enter');
+    expect(await impressionsToggle.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => drawnPixels(page, searchCard)).toBeGreaterThan(hiddenDrawn * 1.1);
     const monthly = page.getByTestId('monthly-report');
     await monthly.scrollIntoViewIfNeeded();
     expect(
@@ -374,6 +401,16 @@ describe('analytics dashboard', () => {
     expect(await monthly.getByTestId('monthly-total-downloads').textContent()).toBe(
       count(report.monthlyReport.totals.totalDownloads),
     );
+    // One rate: the table's rate is the ratio of the two totals it shows, and the KPI card's.
+    const shownNumber = async (id: string) =>
+      Number(((await monthly.getByTestId(id).textContent()) ?? '').replace(/[^\d.]/g, ''));
+    const ftd = await shownNumber('monthly-total-first-time-downloads');
+    const impressions = await shownNumber('monthly-total-impressions');
+    expect(ftd).toBe(report.monthlyReport.totals.firstTimeDownloads);
+    expect(impressions).toBe(report.monthlyReport.totals.impressions);
+    const rate = await text(page, 'monthly-total-conversion-rate');
+    expect(rate).toBe(percent((ftd * 100) / impressions));
+    expect(rate).toBe(await text(page, 'kpi-conversion-rate-value'));
     const composition = page.getByTestId('download-composition');
     await composition.getByText('Download Composition').waitFor();
     const labelled = report.monthlyReport.composition!.segments.filter((s) => s.share > 15);
@@ -445,6 +482,47 @@ describe('analytics dashboard', () => {
     await page.getByTestId('upload-panel').waitFor({ state: 'detached' });
   });
 
+  it('zooms the line chart of a range over 31 days with a slider naming the days shown', async () => {
+    const chart = '[data-testid="analytics-chart-card"]';
+    // 30 or 31 days: no zoom control.
+    expect(await page.getByTestId('chart-zoom').count()).toBe(0);
+    await page.getByTestId('date-range-trigger').click();
+    await applyJuneToAugust2025(page);
+    expect(await text(page, 'applied-range')).toBe(
+      `Applied: ${day('2025-06-01')} - ${day('2025-08-31')}`,
+    );
+
+    const zoom = page.getByTestId('chart-zoom');
+    await zoom.waitFor();
+    expect(await zoom.innerText()).toContain(
+      `Days shown: ${day('2025-06-01')} to ${day('2025-08-31')} (92 of 92 days)`,
+    );
+    const first = zoom.getByRole('slider', { name: 'First day shown' });
+    const last = zoom.getByRole('slider', { name: 'Last day shown' });
+    expect(await first.getAttribute('aria-valuetext')).toBe(day('2025-06-01'));
+    expect(await last.getAttribute('aria-valuetext')).toBe(day('2025-08-31'));
+    await expect.poll(() => drawnPixels(page, chart)).toBeGreaterThan(1000);
+    const wholeRange = await drawnPixels(page, chart);
+
+    // By keyboard: the first thumb 30 days on (July 1), the last 31 days back (July 31).
+    await first.focus();
+    for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowRight');
+    await last.focus();
+    for (let i = 0; i < 31; i++) await page.keyboard.press('ArrowLeft');
+    expect(await first.getAttribute('aria-valuetext')).toBe(day('2025-07-01'));
+    expect(await last.getAttribute('aria-valuetext')).toBe(day('2025-07-31'));
+    expect(await zoom.innerText()).toContain(
+      `Days shown: ${day('2025-07-01')} to ${day('2025-07-31')} (31 of 92 days)`,
+    );
+    // The chart draws those days only (a month's points are marked, so it is drawn otherwise);
+    // the applied range, and so the KPI figures, stay the whole range.
+    await expect.poll(async () => (await drawnPixels(page, chart)) !== wholeRange).toBe(true);
+    expect(await text(page, 'applied-range')).toBe(
+      `Applied: ${day('2025-06-01')} - ${day('2025-08-31')}`,
+    );
+    await saveScreenshot(page, 'dashboard-zoomed');
+  });
+
   it("shows 'dashboard data expired' once the dataset has expired", async () => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
@@ -484,4 +562,84 @@ describe('analytics dashboard', () => {
       dashboardName,
     );
   });
+});
+
+/** The constructed sample exports the web app ships (apps/web/public/samples). */
+const SAMPLE_FILES = {
+  conversion: 'constructed_conversion_sample-app_united-states_2025-06-01_2025-08-31.csv',
+  redownloads: 'constructed_redownloads_sample-app_united-states_2025-06-01_2025-08-31.csv',
+};
+
+describe('sample exports', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it.each([
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const)(
+    'builds a dashboard from the constructed sample exports through the upload (%s)',
+    async (size, viewport) => {
+      const { context, page } = await newAppPage(browser, baseUrl, viewport);
+      try {
+        const { email } = await signUpThroughUi(
+          page,
+          await generateAccessCode(baseUrl, adminCode),
+          `sample-${size}`,
+        );
+        if (viewport.width < 768) await page.getByTestId('sidebar-trigger').click();
+        await page.getByRole('button', { name: 'dashboard', exact: true }).click();
+        const offer = page.getByTestId('sample-exports');
+        await offer.waitFor();
+        // Labelled as what they are.
+        expect(await offer.innerText()).toMatch(/Constructed data of an invented app/);
+        await saveScreenshot(page, `dashboard-sample-offer-${size}`, { fullPage: false });
+
+        // The ordinary upload: both files to POST /api/uploads, stored as the user's uploads
+        // byte for byte as the web app ships them.
+        const answer = page.waitForResponse((r) => r.url().endsWith('/api/uploads'));
+        await offer.getByRole('button', { name: 'try it with sample exports' }).click();
+        const { mergedData } = ZUploadResult.parse(await (await answer).json());
+        expect(mergedData).toMatchObject({
+          appName: 'Sample App (constructed data)',
+          territory: 'United States',
+          totalRows: 92,
+        });
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ field: string; filename: string; content: Buffer }>(
+            `select u.field, u.filename, u.content from uploads u join users s on s.id = u.user_id
+             where s.email = $1 order by u.field`,
+            [email],
+          );
+          expect(rows.map((r) => [r.field, r.filename])).toEqual([
+            ['conversionCSV', SAMPLE_FILES.conversion],
+            ['redownloadsCSV', SAMPLE_FILES.redownloads],
+          ]);
+          for (const [i, file] of [SAMPLE_FILES.conversion, SAMPLE_FILES.redownloads].entries())
+            expect(
+              rows[i]!.content.equals(readFileSync(join(WEB_DIR, 'public', 'samples', file))),
+            ).toBe(true);
+        } finally {
+          await client.end();
+        }
+        await page.getByText('Files Merged Successfully', { exact: true }).waitFor();
+        expect(await page.getByTestId('dataset-title').innerText()).toContain(
+          'Sample App (constructed data)',
+        );
+        await page.getByTestId('kpi-report').waitFor();
+        await page.getByTestId('chart-legend').waitFor();
+        await saveScreenshot(page, `dashboard-sample-${size}`, { fullPage: false });
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

@@ -16,17 +16,15 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { DEFAULT_FIXTURES_DIR, startReplayServer } from '@aso/appstore/node';
 import { createTestDatabase, deletePrefix, newPrefix, redisUrl } from '@aso/testkit';
-import { parseApiEnv } from '../services/api/src/env';
-import { buildServer } from '../services/api/src/server';
-import { parseWorkerEnv as parseScraperEnv } from '../services/scraper/src/env';
-import { startScraper } from '../services/scraper/src/service';
-import { parseWorkerEnv as parseAnalyzerEnv } from '../services/analyzer/src/env';
-import { startAnalyzer } from '../services/analyzer/src/service';
-import { parseWorkerEnv as parseCsvMergeEnv } from '../services/csv-merge/src/env';
-import { startCsvMerge } from '../services/csv-merge/src/service';
-import { parseRenderEnv } from '../services/render/src/env';
-import { startRender } from '../services/render/src/service';
-import { CONSTRUCTED_RECORDINGS_DIR } from '../packages/appstore/test/recordings/constructed.recordings';
+import { parseApiEnv, buildServer } from '@aso/api';
+import { parseWorkerEnv as parseScraperEnv, startScraper } from '@aso/scraper';
+import { parseWorkerEnv as parseAnalyzerEnv, startAnalyzer } from '@aso/analyzer';
+import { parseWorkerEnv as parseCsvMergeEnv, startCsvMerge } from '@aso/csv-merge';
+import { generateSecretsKey } from '@aso/asc';
+import { startDemoStandIn } from '@aso/asc/stand-in';
+import { parseAscImportEnv, startAscImport } from '@aso/asc-import';
+import { parseRenderEnv, startRender } from '@aso/render';
+import { CONSTRUCTED_RECORDINGS_DIR } from '@aso/appstore/recordings';
 import { ensureWebBuild } from './support/web-build';
 import './support/provided';
 
@@ -77,11 +75,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
       QUEUE_PREFIX: prefix,
     };
 
+    // Keyword search reads: the replay server has no rate limit to respect, so the limiter is
+    // loosened (one read every ~100 ms instead of every 3 s) and a tracked term's first read
+    // (queued when it is tracked) is in within a second or two; the api says when reads can be
+    // done from the same figure.
+    const searchRate = { ITUNES_SEARCH_RATE_PER_MIN: '600' };
     const workerEnv = {
       ...shared,
       HEALTH_PORT: '0',
       ITUNES_ORIGIN: replay.url,
       APP_STORE_ORIGIN: replay.url,
+      ...searchRate,
     };
     const scraper = await startScraper(parseScraperEnv(workerEnv), { handleSignals: false });
     cleanups.push(['scraper', () => scraper.close()]);
@@ -94,6 +98,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     cleanups.push(['analyzer', () => analyzer.close()]);
     const csvMerge = await startCsvMerge(parseCsvMergeEnv(workerEnv), { handleSignals: false });
     cleanups.push(['csv-merge', () => csvMerge.close()]);
+    // App Store Connect: the stand-in with the offline demo's key and apps, and the importer.
+    const ascStandIn = await startDemoStandIn(0, '127.0.0.1', 35);
+    cleanups.push(['App Store Connect stand-in', () => ascStandIn.close()]);
+    const ascEnv = { SECRETS_KEY: generateSecretsKey(), ASC_API_ORIGIN: ascStandIn.url };
+    const ascImport = await startAscImport(
+      parseAscImportEnv({ ...workerEnv, ...ascEnv, ASC_RETRY_BASE_DELAY_MS: '100' }),
+      { handleSignals: false },
+    );
+    cleanups.push(['asc-import', () => ascImport.close()]);
 
     const server = await buildServer(
       parseApiEnv({
@@ -108,6 +121,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
         AUTH_RATE_LIMIT_PER_MIN: '1000',
         ANALYZE_RATE_LIMIT_PER_MIN: '1000',
         UPLOAD_RATE_LIMIT_PER_MIN: '1000',
+        ...searchRate,
+        ...ascEnv,
+        ASC_DEMO: 'true',
       }),
     );
     cleanups.push(['api', () => server.close()]);

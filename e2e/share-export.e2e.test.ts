@@ -1,15 +1,24 @@
 /**
  * Browser tests of sharing and exporting, at 1440x900 and 390x844: the result view links to
- * its own page `/results/{id}`, and 'Download PDF' on the results page, the standalone page
- * and the dashboard gives a PDF rendered by the render worker whose text (read with pdf.js)
- * carries the page's texts.
+ * its own page `/results/{id}` (private: a colleague is told to ask for a share link); 'share'
+ * makes a read-only link `/s/{token}` that opens in a fresh browser without a session (no
+ * cookie, noindex) with the result and its PDF, until revoked; 'Download PDF' on the results
+ * page, the standalone page and the dashboard gives a PDF rendered by the render worker whose
+ * text (read with pdf.js) carries the page's texts and none of the screen's controls.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { ZAnalyzeAnswer, ZAudit, ZUploadResult, type TAudit } from '@aso/contracts';
+import {
+  storeDataWhen,
+  ZAnalyzeAnswer,
+  ZAudit,
+  ZDashboard,
+  ZUploadResult,
+  type TAudit,
+} from '@aso/contracts';
 import { launchBrowser, newAppPage, saveScreenshot, screenshotOnFailure } from './support/browser';
 import { ARTIFACTS_DIR } from './support/paths';
 import { pdfText, squash } from './support/pdf-text';
@@ -34,6 +43,59 @@ async function storedDocument(auditId: string): Promise<{ version: string; rende
     return res.rows[0];
   } finally {
     await client.end();
+  }
+}
+
+/** Texts of screen controls and hints that a printed report must not carry. */
+const SCREEN_ONLY = [
+  'Skip to main content',
+  'Swipe sideways',
+  'Read more',
+  'Read less',
+  'preparing PDF',
+  'Download PDF',
+  'save audit',
+  'new analysis',
+  'How this is scored show',
+  'How this is scored hide',
+];
+
+/** The dashboard's controls and hints, which its printed report must not carry either. */
+const DASHBOARD_SCREEN_ONLY = [
+  'select metrics to display',
+  'search metrics',
+  'select all',
+  'clear all',
+  'upload CSV files',
+  'download processed CSV',
+  'generate new dashboard',
+  'export CSV',
+  'save dashboard',
+  'choose one of your watched apps',
+  'About the',
+];
+
+/** Fails naming each screen-only text found in `pdf` (squashed text). */
+function expectPrintOnly(pdf: string, more: readonly string[] = []): void {
+  expect([...SCREEN_ONLY, ...more].filter((t) => pdf.includes(t))).toEqual([]);
+}
+
+/**
+ * The controls a page shows on paper (print media): buttons, fields, dropdowns, switches,
+ * sliders (the chart's zoom among them) and the skip link, each as 'tag "text"'.
+ */
+async function printedControls(page: Page): Promise<{ controls: string[] }> {
+  await page.emulateMedia({ media: 'print' });
+  try {
+    return await page.evaluate<{ controls: string[] }>(`(() => {
+      const selector = 'button, select, input, textarea, [role=switch], [role=slider], [role=combobox], [role=checkbox], a[href^="#"]';
+      const controls = [...document.querySelectorAll(selector)]
+        .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+        .map((el) => el.tagName.toLowerCase() + ' "' + (el.textContent || el.getAttribute('aria-label') || '').trim() + '"');
+      return { controls };
+    })()`);
+  } finally {
+    await page.emulateMedia({ media: null });
   }
 }
 
@@ -142,6 +204,77 @@ describe.each(SIZES)('share and export at $name size', ({ name, viewport }) => {
     await page.getByTestId('app-name').waitFor();
   });
 
+  it('tells a colleague at the private address to ask for a share link', async () => {
+    const { page: other, context: otherContext } = await newAppPage(browser, baseUrl, viewport);
+    try {
+      await signUpThroughUi(other, await generateAccessCode(baseUrl, adminCode), `col-${name}`);
+      await other.goto(`/results/${audit.id}`);
+      await other.getByRole('heading', { name: 'PRIVATE AUDIT' }).waitFor();
+      expect(await other.getByTestId('audit-not-yours').innerText()).toMatch(/share link/);
+      expect(await other.getByText('does not exist').count()).toBe(0);
+      await saveScreenshot(other, `share-private-${name}`, { fullPage: false });
+    } finally {
+      await otherContext.close();
+    }
+  });
+
+  it('shares the audit through a link that opens without a session until revoked', async () => {
+    await page.goto(`/results/${audit.id}`);
+    await page.getByTestId('audit-result').getByTestId('section-title').first().waitFor();
+    await page.getByTestId('share-audit').click();
+    const dialog = page.getByTestId('share-dialog');
+    await dialog.waitFor();
+    await dialog.getByTestId('share-links-empty').waitFor();
+    await dialog.getByTestId('share-expiry').selectOption('7');
+    await dialog.getByTestId('share-create').click();
+    const url = await dialog.getByTestId('share-url').inputValue();
+    expect(url).toMatch(new RegExp(`^${baseUrl}/s/[A-Za-z0-9_-]{43}$`));
+    await dialog.getByTestId('share-link-row').waitFor();
+    expect(await dialog.getByTestId('share-link-row').innerText()).toMatch(/expires/);
+    await saveScreenshot(page, `share-dialog-${name}`, { fullPage: false });
+    await page.keyboard.press('Escape');
+
+    // A fresh browser, no session: the result and its PDF, nothing else, not indexed.
+    const guest = await browser.newContext({ viewport });
+    try {
+      const view = await guest.newPage();
+      const answer = await view.goto(url);
+      expect(answer?.headers()['x-robots-tag']).toBe('noindex, nofollow');
+      await view.getByTestId('shared-page').getByTestId('app-name').waitFor();
+      expect(await view.getByTestId('app-name').innerText()).toBe(
+        await page.getByTestId('app-name').innerText(),
+      );
+      expect(await view.locator('meta[name="robots"]').getAttribute('content')).toBe(
+        'noindex, nofollow',
+      );
+      for (const control of ['save-audit', 'share-audit', 'feedback-box', 'back-home']) {
+        expect(await view.getByTestId(control).count(), control).toBe(0);
+      }
+      expect(await view.getByText('Sign in', { exact: false }).count()).toBe(0);
+      await saveScreenshot(view, `share-guest-${name}`, { fullPage: false });
+      const download = view.waitForEvent('download', { timeout: 120_000 });
+      await view.getByTestId('download-pdf').click();
+      const file = await download;
+      const bytes = readFileSync(await file.path());
+      expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(squash((await pdfText(bytes)).text)).toContain(
+        squash(await view.getByTestId('app-name').innerText()),
+      );
+      expect(await guest.cookies()).toEqual([]);
+
+      // Revoked in the owner's dialog: the link is gone at once.
+      await page.getByTestId('share-audit').click();
+      await dialog.getByTestId('share-revoke').click();
+      await dialog.getByTestId('share-links-empty').waitFor();
+      await page.keyboard.press('Escape');
+      await view.reload();
+      await view.getByRole('heading', { name: 'LINK NOT AVAILABLE' }).waitFor();
+      expect(await view.getByTestId('app-name').count()).toBe(0);
+    } finally {
+      await guest.close();
+    }
+  });
+
   it('downloads the audit as a PDF carrying the texts of the page', async () => {
     await page.goto(`/results/${audit.id}`);
     const result = page.getByTestId('audit-result');
@@ -157,12 +290,37 @@ describe.each(SIZES)('share and export at $name size', ({ name, viewport }) => {
       ...(await texts(page, '[data-testid="app-subtitle"]')),
       ...(await texts(page, '[data-testid="section-analysis"]')),
       ...(await texts(page, '[data-testid="competitor-row"] a')),
+      // When each app's store data was read: the audited app and every competitor.
+      ...(await texts(page, '[data-testid="competitor-store-date"]')),
       'Visual Assets',
       'Competitor Analysis',
       'Competitor Screenshots',
     ];
     expect(expected.length).toBeGreaterThan(8);
     for (const line of expected) expect(pdf, line).toContain(line);
+    // Made for paper: no controls, every disclosure open, the description in full, and the
+    // header of every page names the app and when the store data was read.
+    expectPrintOnly(pdf);
+    expect(pdf).toContain('How this is scored');
+    const description = squash(
+      await api(page, `/api/audit/${audit.id}`).then(
+        async (r) => ZAudit.parse(await r.json()).description ?? '',
+      ),
+    );
+    expect(pdf).toContain(description.slice(-60));
+    // The store data date in the header of every page (offline replay: the recording dates).
+    const when = storeDataWhen(audit.storeData!);
+    expect(when).toMatch(/^recorded \d{4}-\d{2}.* \(offline replay\)$/);
+    const header = squash(`${audit.appName} · US storefront · Store data ${when}`);
+    expect(pdf.split(header).length - 1).toBe(pages);
+    // And on the page, per app: the table's dates are those of each app's store data.
+    const dates = await texts(page, '[data-testid="competitor-store-date"]');
+    expect(dates).toEqual(
+      [audit.storeData, ...audit.competitorData.map((c) => c.storeData)].map((d) =>
+        storeDataWhen(d!),
+      ),
+    );
+    expect(pdf).toMatch(new RegExp(`page 1 of ${pages}`));
     await saveScreenshot(page, `share-result-page-${name}`, { fullPage: false });
   });
 
@@ -241,6 +399,21 @@ describe.each(SIZES)('share and export at $name size', ({ name, viewport }) => {
     ];
     expect(page_texts.length).toBeGreaterThan(3);
     for (const line of page_texts) expect(pdf, line).toContain(line);
+    expectPrintOnly(pdf, DASHBOARD_SCREEN_ONLY);
+    expect(pdf).toContain('Analytics dashboard report');
+    // The controls those texts belong to are on the screen, and none is on the print page.
+    expect(await page.getByTestId('metric-selector-trigger').count()).toBe(1);
+    for (const control of ['save dashboard', 'export CSV', 'download processed CSV'])
+      expect(await page.getByRole('button', { name: control }).count(), control).toBe(1);
+    const dashboards = ZDashboard.array().parse(await (await api(page, '/api/dashboards')).json());
+    const print = await page.context().newPage();
+    try {
+      await print.goto(`/print/dashboard/${dashboards[0]!.id}`);
+      await print.locator('[data-print-state="ready"]').waitFor({ timeout: 60_000 });
+      expect(await printedControls(print)).toEqual({ controls: [] });
+    } finally {
+      await print.close();
+    }
     await saveScreenshot(page, `share-dashboard-${name}`, { fullPage: false });
   });
 });

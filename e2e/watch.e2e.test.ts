@@ -22,11 +22,7 @@ import {
   type THistoryAnswer,
   type TWatchItem,
 } from '@aso/contracts';
-import {
-  CONSTRUCTED_APP,
-  CONSTRUCTED_CHANGES,
-  CONSTRUCTED_DAYS,
-} from '../packages/appstore/test/recordings/constructed.recordings';
+import { CONSTRUCTED_APP, CONSTRUCTED_CHANGES, CONSTRUCTED_DAYS } from '@aso/appstore/recordings';
 import { axeViolations, VIEWPORTS } from './support/axe';
 import { launchBrowser, newAppPage, saveScreenshot, screenshotOnFailure } from './support/browser';
 import { generateAccessCode, signUpThroughUi } from './support/session';

@@ -225,11 +225,16 @@ describe('fault suite', () => {
   });
 
   it('kill -9 of the render worker mid-render: the PDF is produced once and the user gets it', async () => {
-    const { firstStatus, pdf, documents, recoveryMs } = await killRenderMidReport(system, token);
+    const { firstStatus, pdf, documents, recoveryMs, leftBrowsers } = await killRenderMidReport(
+      system,
+      token,
+    );
     recovered(`kill -9 of render mid-render -> PDF (first answer ${firstStatus})`, recoveryMs);
     expect([200, 503, 504]).toContain(firstStatus);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(documents).toBe(1);
+    // No Chromium process of the killed worker outlives it.
+    expect(leftBrowsers).toBe(0);
   });
 
   it('hostile uploads are refused fast with a 4xx naming the limit', async () => {

@@ -38,7 +38,7 @@ export const VIEWPORTS = {
 } as const;
 
 /** One violation, flattened for a readable failure message. */
-export interface AxeViolation {
+export interface TAxeViolation {
   rule: string;
   impact: string | null | undefined;
   help: string;
@@ -46,7 +46,7 @@ export interface AxeViolation {
   nodes: string[];
 }
 
-function flatten(violations: Result[]): AxeViolation[] {
+function flatten(violations: Result[]): TAxeViolation[] {
   return violations.map((v) => ({
     rule: v.id,
     impact: v.impact,
@@ -66,6 +66,8 @@ export async function settle(page: Page): Promise<void> {
 
 /** {@link settle} in the page (a string: the page's DOM types are not this project's). */
 const SETTLE_SCRIPT = `(async () => {
+  // An element mounted just now starts its animation on the next frame: let it start first.
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
   await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -75,7 +77,7 @@ const SETTLE_SCRIPT = `(async () => {
  * Runs axe on the whole page (WCAG 2.0/2.1 A and AA, and {@link EXTRA_RULES}) and returns the
  * violations, flattened. An empty array means none.
  */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+export async function axeViolations(page: Page): Promise<TAxeViolation[]> {
   await settle(page);
   const injected = await page.evaluate<boolean>("typeof window.axe === 'object'");
   // Evaluated through the devtools protocol: the app's CSP forbids inline script tags.

@@ -21,13 +21,22 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
-/** A fresh context on the app: `baseURL` set, desktop size unless `viewport` is given. */
+/**
+ * A fresh context on the app: `baseURL` set, desktop size unless `viewport` is given;
+ * `reducedMotion: 'reduce'` asks for the app's no-animation styles (what a screen is measured
+ * in when only its settled state matters).
+ */
 export async function newAppPage(
   browser: Browser,
   baseUrl: string,
   viewport = { width: 1366, height: 900 },
+  options: { reducedMotion?: 'reduce' | 'no-preference' } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport });
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport,
+    reducedMotion: options.reducedMotion ?? 'no-preference',
+  });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error('[browser] page error:', err.message));

@@ -1,5 +1,7 @@
 /** Values the browser project's global setup hands to tests (`inject('baseUrl')`, ...). */
 declare module 'vitest' {
+  // vitest's own interface, augmented: its name is not ours to choose.
+  // eslint-disable-next-line @typescript-eslint/naming-convention
   export interface ProvidedContext {
     /** Origin of the api serving the built web app, e.g. `http://127.0.0.1:41234`. */
     baseUrl: string;

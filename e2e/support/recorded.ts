@@ -9,7 +9,7 @@ import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
 const APPSTORE_DIR = join(process.env.FIXTURES_DIR ?? DEFAULT_FIXTURES_DIR, 'appstore');
 
 /** Fields of one app's iTunes lookup recording. */
-export interface RecordedLookup {
+export interface TRecordedLookup {
   trackName: string;
   artistName: string;
   sellerName: string;
@@ -20,7 +20,7 @@ export interface RecordedLookup {
 }
 
 /** Fields of one app's product page (Media API shoebox) recording. */
-export interface RecordedPage {
+export interface TRecordedPage {
   name: string;
   subtitle: string | null;
   ratingCount: number;
@@ -28,9 +28,9 @@ export interface RecordedPage {
 }
 
 /** The lookup recording of `file` (e.g. `itunes-lookup_us_spotify_id324684580_2026-06.json`). */
-export function recordedLookup(file: string): RecordedLookup {
+export function recordedLookup(file: string): TRecordedLookup {
   const data = JSON.parse(readFileSync(join(APPSTORE_DIR, file), 'utf8')) as {
-    results: RecordedLookup[];
+    results: TRecordedLookup[];
   };
   const app = data.results[0];
   if (!app) throw new Error(`${file} has no result`);
@@ -38,7 +38,7 @@ export function recordedLookup(file: string): RecordedLookup {
 }
 
 /** The product page recording of `file` (e.g. `media-api_us_spotify_id324684580_2025-07.json`). */
-export function recordedPage(file: string): RecordedPage {
+export function recordedPage(file: string): TRecordedPage {
   const outer = JSON.parse(readFileSync(join(APPSTORE_DIR, file), 'utf8')) as Record<
     string,
     string

@@ -42,7 +42,7 @@ export async function signUpThroughUi(
   await page.goto('/');
   await page.getByRole('button', { name: 'sign up', exact: true }).click();
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Access code').fill(accessCode);
+  await page.getByLabel('Invite code').fill(accessCode);
   await page.getByRole('button', { name: 'sign up', exact: true }).first().click();
   const dialog = page.getByTestId('sign-in-code-dialog');
   const value = dialog.getByTestId('sign-in-code-value');

@@ -1,6 +1,6 @@
 /**
  * `pnpm bench [name...] [options]`: runs the benchmarks of docs/BENCHMARKS.md (all, or the named
- * ones: audit, throughput, sse, csv, reads, web, soak, faults, watch), prints a table and writes docs/BENCHMARKS.md (a
+ * ones: audit, throughput, sse, csv, reads, web, soak, faults, watch, asc, keywords, start, storage, render), prints a table and writes docs/BENCHMARKS.md (a
  * partial run replaces only its own sections). Exits 1 when a benchmark failed (an audit failed, an
  * event was lost, an answer broke its contract): a fast but wrong run is no result.
  *
@@ -72,6 +72,11 @@ function withRuns(sizes: TBenchSizes, runs: number): TBenchSizes {
     soak: sizes.soak,
     faults: { runs },
     watch: { ...sizes.watch, runs },
+    asc: sizes.asc,
+    keywords: sizes.keywords,
+    start: { runs },
+    storage: sizes.storage,
+    render: { pdfs: sizes.render.pdfs },
   };
 }
 

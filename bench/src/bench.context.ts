@@ -52,6 +52,19 @@ export interface TBenchSizes {
   faults: { runs: number };
   /** Watched listings read by one scheduler round, and repeated rounds. */
   watch: { apps: number; runs: number };
+  /** Days of daily App Store Connect reports imported for one app. */
+  asc: { days: number };
+  /**
+   * Tracked (term, storefront) pairs read by one keyword round, and the search window the
+   * rate is counted over (ms; shortened from a minute so the round takes minutes).
+   */
+  keywords: { pairs: number; windowMs: number };
+  /** Starts of `pnpm start --offline` on the built tree after the fresh clone's first. */
+  start: { runs: number };
+  /** Audits queued then run to measure Redis per job; keyword reads stored to measure PostgreSQL. */
+  storage: { audits: number; keywordReads: number };
+  /** Finished audits printed to PDF, two at a time (the render worker's CONCURRENCY). */
+  render: { pdfs: number };
 }
 
 /** Target sizes: 4-app audits, 100 concurrent audits, 2,000 SSE clients, 2 x 20 MB, 5 years. */
@@ -79,6 +92,11 @@ export const FULL_SIZES: TBenchSizes = {
   soak: { users: 8, warmupS: 60, durationS: 600, sampleEveryS: 5 },
   faults: { runs: 3 },
   watch: { apps: 1000, runs: 3 },
+  asc: { days: 730 },
+  keywords: { pairs: 1000, windowMs: 3000 },
+  start: { runs: 3 },
+  storage: { audits: 200, keywordReads: 5_000 },
+  render: { pdfs: 12 },
 };
 
 /** Tiny sizes that keep every benchmark working (CI smoke test, `--quick`). */
@@ -92,6 +110,11 @@ export const SMOKE_SIZES: TBenchSizes = {
   soak: { users: 2, warmupS: 1, durationS: 3, sampleEveryS: 1 },
   faults: { runs: 1 },
   watch: { apps: 5, runs: 1 },
+  asc: { days: 10 },
+  keywords: { pairs: 8, windowMs: 400 },
+  start: { runs: 1 },
+  storage: { audits: 3, keywordReads: 10 },
+  render: { pdfs: 2 },
 };
 
 /** What a benchmark gets to run with. */

@@ -10,6 +10,11 @@ import { webBundleBenchmark } from './benchmarks/web.bench';
 import { soakBenchmark } from './benchmarks/soak.bench';
 import { faultsBenchmark } from './benchmarks/faults.bench';
 import { watchBenchmark } from './benchmarks/watch.bench';
+import { ascBenchmark } from './benchmarks/asc.bench';
+import { keywordsBenchmark } from './benchmarks/keywords.bench';
+import { startBenchmark } from './benchmarks/start.bench';
+import { storageBenchmark } from './benchmarks/storage.bench';
+import { renderBenchmark } from './benchmarks/render.bench';
 import { describeProfile, summarizeProfile, type TCpuProfile } from './report/cpu-profile.summary';
 import type { TFailedBench } from './report/markdown.writer';
 import type { TBenchContext, TBenchmark, TBenchSizes } from './bench.context';
@@ -26,10 +31,15 @@ export const BENCHMARKS: Record<TBenchName, TBenchmark> = {
   soak: soakBenchmark,
   faults: faultsBenchmark,
   watch: watchBenchmark,
+  asc: ascBenchmark,
+  keywords: keywordsBenchmark,
+  start: startBenchmark,
+  storage: storageBenchmark,
+  render: renderBenchmark,
 };
 
 /** Options of {@link runBenchmarks}. */
-export interface RunBenchmarksOptions {
+export interface TRunBenchmarksOptions {
   names: readonly TBenchName[];
   sizes: TBenchSizes;
   workDir: string;
@@ -92,7 +102,7 @@ function profileFindings(workDir: string, label: string): string[] {
  * unless `shareSystem`; a benchmark that throws (a failed audit, a lost event, a wrong answer,
  * a process that would not start) is recorded as failed and the next one still runs.
  */
-export async function runBenchmarks(opts: RunBenchmarksOptions): Promise<TRunOutcome> {
+export async function runBenchmarks(opts: TRunBenchmarksOptions): Promise<TRunOutcome> {
   const log = opts.log ?? (() => undefined);
   const results: (TBenchResult | TFailedBench)[] = [];
   let shared: BenchSystem | null = null;

@@ -9,6 +9,11 @@ export const BENCH_NAMES = [
   'soak',
   'faults',
   'watch',
+  'asc',
+  'keywords',
+  'start',
+  'storage',
+  'render',
 ] as const;
 export type TBenchName = (typeof BENCH_NAMES)[number];
 

@@ -34,8 +34,8 @@ export function cacheHits(outcome: Pick<TAuditOutcome, 'messages'>): number {
  * TikTok and Rivian as competitors), cold and warm cache, for each store delay: wall time from
  * `POST /api/analyze` to the `complete` event and each step's time (`ended_at - started_at`). Cold
  * = the apps' snapshots deleted through the admin API first; warm = right after a cold run, so all
- * 4 are cache hits (checked from the `cache_check` message). Baseline: the spec's estimate for 4
- * links (3 min 40 s). One unmeasured audit first warms the processes up.
+ * 4 are cache hits (checked from the `cache_check` message). Baseline: the progress view's estimate
+ * for 4 links (3 min 40 s). One unmeasured audit first warms the processes up.
  */
 export const auditBenchmark: TBenchmark = {
   name: 'audit',
@@ -94,7 +94,7 @@ export const auditBenchmark: TBenchmark = {
     }
 
     for (const key of variants) {
-      figures.baseline(`${key}.wall`, 'spec estimate for 4 links (3 min 40 s)', [
+      figures.baseline(`${key}.wall`, 'progress estimate for 4 links (3 min 40 s)', [
         SPEC_ESTIMATE_4_LINKS_MS / 1000,
       ]);
     }

@@ -6,7 +6,7 @@ import { QUEUES } from '@aso/queue';
 import { checkProgress, FOUR_APP_AUDIT, openProgress } from '../harness/audit.runner';
 import type { TBenchUser } from '../harness/bench.users';
 import type { BenchSystem } from '../harness/bench.system';
-import { openStreams, type SseConnection } from '../harness/sse.client';
+import { openStreams, type TSseConnection } from '../harness/sse.client';
 import { measureSseFloor, type TSseFloor } from '../harness/sse-floor';
 import { ProcessSampler } from '../probes/process.sampler';
 import { processRedisConnections } from '../probes/redis.probe';
@@ -57,7 +57,7 @@ async function connectAll(
   plan: readonly { user: TBenchUser; auditId: string }[],
   agent: Agent,
   onQuarter: (connected: number) => Promise<void>,
-): Promise<SseConnection[]> {
+): Promise<TSseConnection[]> {
   const quarters = new Set([1, 2, 3, 4].map((q) => Math.ceil((plan.length * q) / 4)));
   return openStreams(
     plan.length,

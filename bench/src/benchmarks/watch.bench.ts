@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startReplayServer } from '@aso/appstore/node';
-import { Producers } from '@aso/queue';
+import { Producers, QUEUES } from '@aso/queue';
 import { REPO_ROOT } from '../harness/service.process';
 import type { BenchSystem } from '../harness/bench.system';
 import { FiguresBuilder } from '../report/figures.builder';
@@ -54,6 +54,19 @@ async function readsDone(system: BenchSystem, since: Date): Promise<number> {
   return Number(n);
 }
 
+/** Resolves once the scrape queue holds no waiting, prioritized or active job. */
+async function scrapeQueueIdle(producers: Producers): Promise<void> {
+  const queue = producers.queue(QUEUES.scrape);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const counts = await queue.getJobCounts('waiting', 'prioritized', 'active');
+    if (Object.values(counts).every((n) => n === 0)) return;
+    if (Date.now() > deadline)
+      throw new BenchFailure(`the scrape queue stayed busy: ${JSON.stringify(counts)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Runs one round over every target due now and waits until each was read (ms). */
 async function round(system: BenchSystem, producers: Producers, count: number): Promise<number> {
   const t0 = new Date();
@@ -99,6 +112,9 @@ export const watchBenchmark: TBenchmark = {
           },
         },
       });
+      // The scheduler's first watch and keyword rounds run as the scraper starts: let them
+      // finish before the targets are set up, so no read but the benchmark's own is counted.
+      await scrapeQueueIdle(producers);
       const db = system.database.db;
       await db.deleteFrom('watch_targets').execute();
       const insert = (list: string[]) =>

@@ -10,7 +10,7 @@ import {
 import { BenchFailure } from '../bench.types';
 import type { ApiClient } from '@aso/api-client';
 import type { TBenchUser } from './bench.users';
-import { nowMs, openSse, type SseConnection, type TReceivedMessage } from './sse.client';
+import { nowMs, openSse, type TSseConnection, type TReceivedMessage } from './sse.client';
 
 /** The recorded apps (fixtures/SOURCES.md): two with product pages, two with lookup + reviews only. */
 export const RECORDED_APPS = [
@@ -37,7 +37,9 @@ export const FOUR_APP_AUDIT: TAnalyzeRequest = {
   keywords: 'music,podcast,radio',
 };
 
-/** The spec's estimate for an audit of 4 links: 3 min 40 s (spec section 9, progress estimate). */
+/**
+ * The progress view's estimate for an audit of 4 links: 3 min 40 s (docs/product.md#progress-view).
+ */
 export const SPEC_ESTIMATE_4_LINKS_MS = 220_000;
 
 /** `GET /api/progress?auditId=` of `api`. */
@@ -51,7 +53,7 @@ export function openProgress(
   user: TBenchUser,
   auditId: string,
   opts: { agent?: Agent; onMessage?: (m: TReceivedMessage) => void } = {},
-): Promise<SseConnection> {
+): Promise<TSseConnection> {
   return openSse(progressUrl(api, auditId), {
     headers: { authorization: `Bearer ${user.token}` },
     agent: opts.agent,
@@ -80,11 +82,11 @@ export interface TCheckedProgress {
 }
 
 /**
- * Checks one audit's stream as a client received it, and fails loudly (docs/BENCHMARKS.md) on:
- * an `error` event (the audit failed), a payload that breaks its contract, a message without
- * an id, ids repeated or out of order, a stream that did not end with `complete`, a step of
- * the spec that never reached `done`. With `reference` (the same audit replayed afterwards),
- * the ids and payloads must be identical: nothing lost, nothing extra.
+ * Checks one audit's stream as a client received it, and fails loudly (docs/BENCHMARKS.md) on: an
+ * `error` event (the audit failed), a payload that breaks its contract, a message without an id,
+ * ids repeated or out of order, a stream that did not end with `complete`, a step of the progress
+ * view that never reached `done`. With `reference` (the same audit replayed afterwards), the ids
+ * and payloads must be identical: nothing lost, nothing extra.
  * @throws BenchFailure naming the audit and what is wrong.
  */
 export function checkProgress(

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { DEFAULT_FIXTURES_DIR } from '@aso/appstore/node';
 import { createRedis, Producers, type TQueueName } from '@aso/queue';
-import { createTestDatabase, deletePrefix, redisUrl, type TestDatabase } from '@aso/testkit';
+import { createTestDatabase, deletePrefix, redisUrl, type TTestDatabase } from '@aso/testkit';
 import { ApiClient } from '@aso/api-client';
-import { nodeFlagsOf } from '../../../scripts/node-flags';
+import { nodeFlagsOf } from '@aso/contracts';
 import { createUsers } from './bench.users';
 import { freeBenchPort, releaseBenchPort } from './ports.helpers';
-import { answersOk, spawnService, waitFor, type ServiceProcess } from './service.process';
+import { answersOk, spawnService, waitFor, type TServiceProcess } from './service.process';
 
 /** A process's memory as the probe reports it (bytes). */
 export interface TProcessMemory {
@@ -27,11 +27,12 @@ export const WORKER_SCRIPTS = {
   scraper: 'services/scraper/src/main.ts',
   analyzer: 'services/analyzer/src/main.ts',
   'csv-merge': 'services/csv-merge/src/main.ts',
+  'asc-import': 'services/asc-import/src/main.ts',
 } as const;
 export type TWorkerKind = keyof typeof WORKER_SCRIPTS;
 
 /** Options of {@link BenchSystem.start}. */
-export interface BenchSystemOptions {
+export interface TBenchSystemOptions {
   /** Label of this system in process names and log files, e.g. `audit`. */
   label: string;
   /** Folder for the logs (and CPU profiles) of the processes. */
@@ -59,7 +60,7 @@ interface TWorker {
   kind: TWorkerKind;
   /** The extra environment it was started with, as a comparable key. */
   envKey: string;
-  proc: ServiceProcess;
+  proc: TServiceProcess;
 }
 
 const SERVICE_START_TIMEOUT_MS = 120_000;
@@ -85,15 +86,15 @@ export class BenchSystem {
   private readonly producers: Producers;
 
   private constructor(
-    readonly opts: BenchSystemOptions,
-    readonly database: TestDatabase,
+    readonly opts: TBenchSystemOptions,
+    readonly database: TTestDatabase,
     readonly prefix: string,
     readonly adminCode: string,
     readonly apiPort: number,
     readonly probePort: number,
     readonly replayPort: number,
-    private replay: ServiceProcess,
-    readonly apiProcess: ServiceProcess,
+    private replay: TServiceProcess,
+    readonly apiProcess: TServiceProcess,
     private storeDelay: number,
   ) {
     this.api = new ApiClient(`http://127.0.0.1:${apiPort}`);
@@ -118,17 +119,17 @@ export class BenchSystem {
   }
 
   /** Running worker processes. */
-  get workerProcesses(): readonly ServiceProcess[] {
+  get workerProcesses(): readonly TServiceProcess[] {
     return this.workers.filter((w) => !w.proc.hasExited).map((w) => w.proc);
   }
 
   /** Where the CPU profiles of this system's processes are written (`--profile`), one folder per process. */
-  static profileDir(opts: Pick<BenchSystemOptions, 'workDir' | 'label'>): string {
+  static profileDir(opts: Pick<TBenchSystemOptions, 'workDir' | 'label'>): string {
     return join(opts.workDir, 'profiles', opts.label);
   }
 
   /** Node flags of a service process: its own, as `pnpm start` and the images run it, plus profiling. */
-  private static nodeArgs(opts: BenchSystemOptions, name: string): string[] {
+  private static nodeArgs(opts: TBenchSystemOptions, name: string): string[] {
     const service = nodeFlagsOf(name.replace(/-\d+$/, ''));
     return opts.cpuProfile
       ? // One folder per process: tsx's loader thread writes a profile of its own next to the main thread's.
@@ -137,11 +138,11 @@ export class BenchSystem {
   }
 
   private static async startReplay(
-    opts: BenchSystemOptions,
+    opts: TBenchSystemOptions,
     port: number,
     delayMs: number,
     n: number,
-  ): Promise<ServiceProcess> {
+  ): Promise<TServiceProcess> {
     const proc = spawnService({
       name: 'replay',
       script: 'packages/appstore/src/replay/replay.cli.ts',
@@ -165,7 +166,7 @@ export class BenchSystem {
   }
 
   /** Creates the database and prefix, starts the replay server and the api, and waits until both answer. */
-  static async start(opts: BenchSystemOptions): Promise<BenchSystem> {
+  static async start(opts: TBenchSystemOptions): Promise<BenchSystem> {
     const database = await createTestDatabase();
     const prefix = `bench-${randomUUID()}`;
     const ports: number[] = [];
@@ -192,6 +193,8 @@ export class BenchSystem {
           AUTH_RATE_LIMIT_PER_MIN: '1000000',
           ANALYZE_RATE_LIMIT_PER_MIN: '1000000',
           UPLOAD_RATE_LIMIT_PER_MIN: '1000000',
+          // Every load generator connects from one address (loopback): thousands of streams.
+          CONNECTIONS_PER_ADDRESS_MAX: '1000000',
           // Long enough to time a slow merge, short of undici's 300 s headers timeout in fetch.
           UPLOAD_WAIT_MS: String(UPLOAD_WAIT_MS),
           WEB_DIST_DIR: '',
@@ -255,9 +258,9 @@ export class BenchSystem {
    * started (heuristic analyzer; store origins on the replay server; health ports 0) and
    * waited for until they serve their queue. Returns the processes of the spec's kinds.
    */
-  async ensureWorkers(spec: TWorkerSpec): Promise<ServiceProcess[]> {
-    const started: ServiceProcess[] = [];
-    const result: ServiceProcess[] = [];
+  async ensureWorkers(spec: TWorkerSpec): Promise<TServiceProcess[]> {
+    const started: TServiceProcess[] = [];
+    const result: TServiceProcess[] = [];
     for (const kind of Object.keys(WORKER_SCRIPTS) as TWorkerKind[]) {
       const group = spec[kind];
       if (!group) continue;
@@ -311,7 +314,7 @@ export class BenchSystem {
   }
 
   /** Stops the given worker processes (all when omitted), letting in-flight jobs finish. */
-  async stopWorkers(which?: readonly ServiceProcess[]): Promise<void> {
+  async stopWorkers(which?: readonly TServiceProcess[]): Promise<void> {
     const stopping = which ? this.workers.filter((w) => which.includes(w.proc)) : this.workers;
     await Promise.all(stopping.map((w) => w.proc.stop()));
     this.workers = this.workers.filter((w) => !stopping.includes(w));

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Options of {@link spawnService}. */
-export interface SpawnServiceOptions {
+export interface TSpawnServiceOptions {
   /** Name in logs and tables, e.g. `api`, `scraper-2`. */
   name: string;
   /** Script to run with tsx, relative to the repository root. */
@@ -22,7 +22,7 @@ export interface SpawnServiceOptions {
 }
 
 /** A running service process. */
-export interface ServiceProcess {
+export interface TServiceProcess {
   readonly name: string;
   /** Pid of the node process that runs the service itself (no tsx wrapper in between). */
   readonly pid: number;
@@ -47,7 +47,7 @@ const DROPPED_ENV = /^(OPENAI_|AI_PROVIDER$|NODE_OPTIONS$)/;
  * `node --conditions=@aso/source --import tsx <script>` so the pid is the service's own process
  * and /proc figures are its own (no build step before a benchmark). Output goes to `logFile`, never through this process.
  */
-export function spawnService(opts: SpawnServiceOptions): ServiceProcess {
+export function spawnService(opts: TSpawnServiceOptions): TServiceProcess {
   const fd = openSync(opts.logFile, 'a');
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
@@ -116,7 +116,7 @@ export function spawnService(opts: SpawnServiceOptions): ServiceProcess {
 export async function waitFor(
   what: string,
   check: () => Promise<boolean> | boolean,
-  opts: { timeoutMs: number; intervalMs?: number; proc?: ServiceProcess },
+  opts: { timeoutMs: number; intervalMs?: number; proc?: TServiceProcess },
 ): Promise<void> {
   const until = Date.now() + opts.timeoutMs;
   for (;;) {

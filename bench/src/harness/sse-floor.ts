@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { BenchFailure } from '../bench.types';
 import { REPO_ROOT } from './service.process';
-import { openSse, openStreams, type SseConnection } from './sse.client';
+import { openSse, openStreams, type TSseConnection } from './sse.client';
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./sse-floor.server.ts', import.meta.url));
 /** Longest wait for the server to listen, to answer a burst, or to end (ms). */
@@ -60,7 +60,7 @@ export async function measureSseFloor(opts: {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
-  let conns: SseConnection[] = [];
+  let conns: TSseConnection[] = [];
   try {
     const [ready] = (await withTimeout('starting the server', once(child, 'message'))) as [
       { port: number },

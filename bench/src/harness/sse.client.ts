@@ -12,7 +12,7 @@ export interface TReceivedMessage {
 }
 
 /** An open SSE stream. */
-export interface SseConnection {
+export interface TSseConnection {
   /** Epoch ms when the answer's headers arrived (the stream is live from then on). */
   readonly connectedAt: number;
   /** Messages so far, in arrival order (chunks kept since the last read are parsed now). */
@@ -27,7 +27,7 @@ export interface SseConnection {
 export const nowMs = (): number => performance.timeOrigin + performance.now();
 
 /** Options of {@link openSse}. */
-export interface OpenSseOptions {
+export interface TOpenSseOptions {
   headers?: Record<string, string>;
   /** A keep-alive agent shared by many streams (`maxSockets: Infinity`). */
   agent?: Agent;
@@ -49,7 +49,7 @@ export interface OpenSseOptions {
  * Resolves once the headers arrived. @throws Error '<status>: <body>' for a non-200 answer, or
  * on a connect timeout or socket error before the headers.
  */
-export function openSse(url: string, opts: OpenSseOptions = {}): Promise<SseConnection> {
+export function openSse(url: string, opts: TOpenSseOptions = {}): Promise<TSseConnection> {
   return new Promise((resolve, reject) => {
     const messages: TReceivedMessage[] = [];
     let chunkAt = 0;
@@ -135,10 +135,10 @@ export const CONNECT_CONCURRENCY = 64;
  */
 export async function openStreams(
   count: number,
-  open: (i: number) => Promise<SseConnection>,
+  open: (i: number) => Promise<TSseConnection>,
   onOpened?: (opened: number) => Promise<void>,
-): Promise<SseConnection[]> {
-  const conns = new Array<SseConnection>(count);
+): Promise<TSseConnection[]> {
+  const conns = new Array<TSseConnection>(count);
   let next = 0;
   let opened = 0;
   const lane = async () => {

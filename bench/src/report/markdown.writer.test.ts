@@ -32,7 +32,7 @@ const audit: TBenchResult = {
       label: 'warm cache: POST -> complete',
       unit: 's',
       samples: [1.2, 0.8, 1.0],
-      baseline: { label: 'spec estimate', samples: [220] },
+      baseline: { label: 'progress estimate', samples: [220] },
     },
   ],
   tables: [{ title: 'Steps', columns: ['Step', 'ms'], rows: [['scrape | fetch', '12']] }],
@@ -74,7 +74,7 @@ describe('renderMarkdown', () => {
     );
     expect(md).toContain('| Warm audit under 2 s | median 1.00 s | met |');
     expect(md).toContain(
-      '| warm cache: POST -> complete | 1.00 s | 1.20 s | 3 | spec estimate | 220 s | 0.00455x |',
+      '| warm cache: POST -> complete | 1.00 s | 1.20 s | 3 | progress estimate | 220 s | 0.00455x |',
     );
     expect(md).toContain('| scrape \\| fetch | 12 |');
     expect(md).toContain('**FAILED**: 504: Merging the files took too long');

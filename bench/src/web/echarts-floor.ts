@@ -12,23 +12,33 @@ export interface TBundleSize {
 export interface TEchartsFloor {
   /** The dashboard's chart module (apps/web/src/features/dashboard/echart.tsx) alone: ECharts as it registers it, echarts-for-react; React left out. */
   chartModule: TBundleSize;
-  /** `echarts/core` with the canvas renderer, one line chart and its grid: the least a chart needs. */
+  /** The same module without echarts-for-react (left out like React): ECharts as the dashboard registers it. */
+  registered: TBundleSize;
+  /**
+   * `echarts/core` with the canvas renderer, the line and bar charts and their grid: the least
+   * that draws the chart types the dashboard draws (line charts, and bar charts in the
+   * traffic-source charts).
+   */
   floor: TBundleSize;
 }
 
-/** The least ECharts that draws a line chart: core, canvas renderer, line chart, grid. */
+/** The least ECharts that draws line and bar charts: core, canvas renderer, both charts, grid. */
 const FLOOR_ENTRY = `
 import * as echarts from 'echarts/core';
-import { LineChart } from 'echarts/charts';
+import { BarChart, LineChart } from 'echarts/charts';
 import { GridComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
-echarts.use([LineChart, GridComponent, CanvasRenderer]);
+echarts.use([LineChart, BarChart, GridComponent, CanvasRenderer]);
 export default echarts;
 `;
+
+/** Left out of every bundle: React is the app's own, not the charts'. */
+const REACT = ['react', 'react-dom', 'react/jsx-runtime'];
 
 async function bundleSize(
   webDir: string,
   entry: { contents: string; resolveDir: string; loader: 'ts' | 'tsx' },
+  external: readonly string[] = REACT,
 ): Promise<TBundleSize> {
   const out = await build({
     stdin: entry,
@@ -40,7 +50,7 @@ async function bundleSize(
     // As the web build sees them: production code paths, packages from apps/web.
     define: { 'process.env.NODE_ENV': '"production"' },
     nodePaths: [join(webDir, 'node_modules')],
-    external: ['react', 'react-dom', 'react/jsx-runtime'],
+    external: [...external],
     jsx: 'automatic',
     logLevel: 'silent',
   });
@@ -52,20 +62,23 @@ async function bundleSize(
 }
 
 /**
- * Sizes of the dashboard's chart module alone and of the ECharts floor, each bundled by esbuild
+ * Sizes of the dashboard's chart module alone (with and without echarts-for-react) and of the
+ * ECharts floor, each bundled by esbuild
  * (minified, production) and compressed with brotli at the quality the web build serves (11),
  * so the dashboard chunk can be read against what its charting library costs at the least.
  * @param webDir the web app's folder (apps/web), whose node_modules hold echarts.
  * @throws Error when esbuild cannot bundle either entry.
  */
 export async function measureEchartsFloor(webDir: string): Promise<TEchartsFloor> {
-  const [chartModule, floor] = await Promise.all([
-    bundleSize(webDir, {
-      contents: "export * from './echart';",
-      resolveDir: join(webDir, 'src/features/dashboard'),
-      loader: 'tsx',
-    }),
+  const chartEntry = {
+    contents: "export * from './echart';",
+    resolveDir: join(webDir, 'src/features/dashboard'),
+    loader: 'tsx' as const,
+  };
+  const [chartModule, registered, floor] = await Promise.all([
+    bundleSize(webDir, chartEntry),
+    bundleSize(webDir, chartEntry, [...REACT, 'echarts-for-react', 'echarts-for-react/*']),
     bundleSize(webDir, { contents: FLOOR_ENTRY, resolveDir: webDir, loader: 'ts' }),
   ]);
-  return { chartModule, floor };
+  return { chartModule, registered, floor };
 }

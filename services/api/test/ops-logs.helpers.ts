@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { app } from '../src/app';
 import { parseApiEnv } from '../src/env';
-import { LOG_REDACT, LOG_SERIALIZERS } from '../src/server';
+import { LOG_REDACT, LOG_SERIALIZERS, OneLineRequestLog } from '../src/server';
 
 // Shared by the ops-*.int.test.ts files: real pino loggers whose lines the test can read, and
 // the real gateway built on one (what buildServer does, with a readable log).
@@ -35,7 +35,8 @@ export function capturedLogger(level = 'info'): {
 }
 
 /**
- * The gateway on the test file's database and Redis prefix, logging to `log`. Ready, not
+ * The gateway on the test file's database and Redis prefix, logging to `log` one line per
+ * request as buildServer does. Ready, not
  * listening. `inside` runs in the gateway's own scope after its routes (it sees `app.metrics`
  * and the other decorators), e.g. to add a test route.
  */
@@ -55,8 +56,12 @@ export async function buildLoggedApi(
     ...env,
   });
   // Closing drops every connection: fetch keeps spare sockets open that never send a request,
-  // and the server would wait for them.
-  const server = Fastify({ loggerInstance: log, forceCloseConnections: true });
+  // and the server would wait for them. Request lines as buildServer writes them.
+  const server = Fastify({
+    loggerInstance: log,
+    logController: new OneLineRequestLog(),
+    forceCloseConnections: true,
+  });
   await server.register(async (scope) => {
     await app(scope, { config });
     inside?.(scope);

@@ -222,6 +222,33 @@ describe('metrics and correlated logs of an audit', () => {
     expect(await open()).toBe(before);
   });
 
+  it('writes one line per answered request with its id, status and time, none for /healthz', async () => {
+    expect(api, 'the audit test above starts the gateway').toBeDefined();
+    const before = apiLogs.lines.length;
+    expect((await api!.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    const rules = await api!.app.inject({
+      method: 'GET',
+      url: '/api/rules',
+      headers: { authorization: 'Bearer secret-token-1' },
+    });
+    expect(rules.statusCode).toBe(200);
+    const fresh = apiLogs.lines.slice(before);
+    const url = (l: Record<string, unknown>) => (l.req as { url?: string } | undefined)?.url;
+    // /healthz logs at warn: no line for a healthy answer.
+    expect(fresh.filter((l) => url(l) === '/healthz')).toEqual([]);
+    const lines = fresh.filter((l) => url(l) === '/api/rules');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.reqId).toEqual(expect.any(String));
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      req: { method: 'GET', url: '/api/rules' },
+      res: { statusCode: 200 },
+    });
+    expect(lines[0]!.responseTime).toBeGreaterThan(0);
+    expect(apiLogs.text()).not.toContain('secret-token-1');
+  });
+
   it('tags request lines with the audit or download id from params, query and body', async () => {
     expect(api, 'the audit test above starts the gateway').toBeDefined();
     const calls = [

@@ -28,18 +28,23 @@ function pick(source: unknown, out: Partial<Record<TLogContextKey, string>>): vo
   }
 }
 
-/** The context fields already bound per request, so the body cannot repeat or contradict them. */
-const bound = new WeakMap<FastifyRequest, Set<string>>();
-
 /** `ID_PARAM_MEANS` as path patterns: the route's `:id` segment, read from the raw URL. */
 const ID_PATHS = Object.entries(ID_PARAM_MEANS).map(([route, key]) => ({
   pattern: new RegExp(`^${route.replace(':id', '([^/?#]+)')}(?:[?#]|$)`),
   key,
 }));
 
-/** Fields bound by the child logger factory, on the raw request (read back in `onRequest`). */
-const BOUND_AT_CREATION = Symbol('log-context fields bound at creation');
-type TMarkedRequest = { [BOUND_AT_CREATION]?: Set<string> };
+/** The context fields bound into a request's logger so far, on the raw request. */
+const BOUND = Symbol('log-context fields bound');
+type TMarkedRequest = { [BOUND]?: Partial<Record<TLogContextKey, string>> };
+
+/**
+ * The context fields a request's logger carries (`auditId`, `downloadId`), as bound by this
+ * plugin: for a line written by another logger that must read like the request's own.
+ */
+export function boundLogContext(req: FastifyRequest): Partial<Record<TLogContextKey, string>> {
+  return (req.raw as TMarkedRequest)[BOUND] ?? {};
+}
 
 /**
  * The context fields a request's URL gives before routing: an id path segment of the routes in
@@ -73,11 +78,11 @@ function bind(
   reply: FastifyReply,
   fields: Partial<Record<TLogContextKey, string>>,
 ): void {
-  const done = bound.get(req) ?? new Set((req.raw as TMarkedRequest)[BOUND_AT_CREATION]);
-  const fresh = Object.entries(fields).filter(([k]) => !done.has(k));
+  const raw = req.raw as TMarkedRequest;
+  const done = raw[BOUND] ?? {};
+  const fresh = Object.entries(fields).filter(([k]) => !(k in done));
   if (fresh.length === 0) return;
-  for (const [k] of fresh) done.add(k);
-  bound.set(req, done);
+  raw[BOUND] = { ...done, ...Object.fromEntries(fresh) };
   const child = req.log.child(Object.fromEntries(fresh));
   req.log = child;
   reply.log = child;
@@ -97,9 +102,8 @@ export const logContextPlugin = fp(async (app) => {
   // a cached audit read.
   app.setChildLoggerFactory((logger, bindings, opts, rawReq) => {
     const fields = contextOfUrl(rawReq.url ?? '');
-    const keys = Object.keys(fields);
-    if (keys.length === 0) return logger.child(bindings, opts);
-    (rawReq as TMarkedRequest)[BOUND_AT_CREATION] = new Set(keys);
+    if (Object.keys(fields).length === 0) return logger.child(bindings, opts);
+    (rawReq as TMarkedRequest)[BOUND] = fields;
     return logger.child({ ...bindings, ...fields }, opts);
   });
   app.addHook('onRequest', async (req, reply) => {

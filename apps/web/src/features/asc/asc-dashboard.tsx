@@ -1,15 +1,15 @@
 /**
- * The dashboard on imported App Store Connect data: the source choice ("Uploaded exports" or
- * "App Store Connect: <app>" for each app imported at least once) and the view of an imported
- * app, with territory and device filters, the same chart (with the watched listing's change
- * markers), traffic-source charts, change impact, KPI report and monthly report as an
+ * The dashboard on imported App Store Connect data: the view of an imported app (the source
+ * choice is `dashboard-source-picker.tsx`, which loads this module on demand), with territory
+ * and device filters, the same chart (with the watched listing's change markers), traffic-source
+ * charts, change impact, KPI report and monthly report as an
  * uploaded dataset (the figures are turned into the exports' columns by {@link ascChartRows}),
  * saved, exported as CSV and printed as a PDF like one. Days still within Apple's
  * completeness window are named.
  */
 import { formatCount } from '@aso/analytics';
 import { changeFieldLabel } from '@aso/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Check, FileDown, FileSpreadsheet, Loader2, PlugIcon, Save } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -27,13 +27,7 @@ import { ChangeImpactCard } from '@/features/dashboard/change-impact-card';
 import type { TChangeMarker } from '@/features/dashboard/chart.options';
 import { useDashboardChanges } from '@/features/dashboard/dashboard-changes';
 import { DASHBOARDS_KEY, saveDashboard } from '@/features/dashboard/dashboard.api';
-import {
-  openAscDashboard,
-  showUploads,
-  updateAscDashboard,
-  useDashboardState,
-  type TOpenAscDashboard,
-} from '@/features/dashboard/dashboard.store';
+import { updateAscDashboard, type TOpenAscDashboard } from '@/features/dashboard/dashboard.store';
 import { DateRangePicker } from '@/features/dashboard/date-range-picker';
 import { rangeLabel } from '@/features/dashboard/date-range.helpers';
 import { exportRange } from '@/features/dashboard/export-range';
@@ -42,81 +36,12 @@ import { MonthlyReport } from '@/features/dashboard/monthly-report';
 import { SAVE_TEXTS } from '@/features/dashboard/saved-dashboard.helpers';
 import { SourcePerformance } from '@/features/dashboard/source-performance';
 import { ApiError } from '@/lib/api';
-import { ascConnectionsQuery } from './asc.api';
+import { ProvisionalNotice } from './provisional-notice';
+import { SELECT_CLASS } from './select.styles';
 import { ASC_IMPRESSIONS_NOTE, useAscDashboardData } from './asc-dashboard-data';
-
-const SELECT_CLASS =
-  'h-9 w-full min-w-0 rounded-md border border-input bg-background px-3 text-sm shadow-xs focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none sm:w-auto';
 
 /** A 404 of the figures: the connection (and with it the figures) was removed. */
 const isGone = (err: unknown) => err instanceof ApiError && err.status === 404;
-
-/** The notice naming the Dates Apple is still completing (nothing when there is none). */
-export function ProvisionalNotice({ dates }: { dates: readonly string[] }) {
-  if (dates.length === 0) return null;
-  return (
-    <p
-      role="status"
-      className="rounded-lg border border-primary/30 bg-primary/5 px-4 py-3 text-sm"
-      data-testid="asc-provisional"
-    >
-      {dates.length === 1 ? `${dates[0]} is` : `${dates[0]} to ${dates.at(-1)} are`} still being
-      completed by Apple: these figures may rise over the next days.
-    </p>
-  );
-}
-
-/**
- * The source choice: shown once the user has an App Store Connect app imported at least once
- * (or an imported dashboard is open, so the way back to the uploads stays).
- */
-export function DashboardSourcePicker() {
-  const id = useId();
-  const { asc } = useDashboardState();
-  const connections = useQuery(ascConnectionsQuery());
-  const options = (connections.data ?? []).flatMap((c) =>
-    c.apps
-      .filter((a) =>
-        c.imports?.some((i) => i.appId === a.appId && (i.state === 'done' || i.instances > 0)),
-      )
-      .map((a) => ({
-        value: `${c.id}/${a.appId}`,
-        connectionId: c.id,
-        appId: a.appId,
-        appName: a.name,
-      })),
-  );
-  const current = asc ? `${asc.connectionId}/${asc.appId}` : 'uploads';
-  // A saved dashboard of an app no longer listed (its key removed) keeps its entry.
-  if (asc && !options.some((o) => o.value === current)) {
-    options.push({ value: current, ...asc });
-  }
-  // Without an imported app the dashboard is the uploads' alone, as it always was.
-  if (options.length === 0) return null;
-  return (
-    <div className="flex flex-col gap-1 sm:flex-row sm:items-center sm:gap-3">
-      <Label htmlFor={id}>Data source</Label>
-      <select
-        id={id}
-        className={SELECT_CLASS}
-        value={current}
-        data-testid="dashboard-source"
-        onChange={(e) => {
-          const picked = options.find((o) => o.value === e.target.value);
-          if (!picked) showUploads();
-          else if (picked.value !== current) openAscDashboard(picked);
-        }}
-      >
-        <option value="uploads">Uploaded exports</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            App Store Connect: {o.appName}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 /** The dashboard of one imported app. */
 export function AscDashboardView({ asc }: { asc: TOpenAscDashboard }) {

@@ -1,12 +1,10 @@
-import { CircleHelp } from 'lucide-react';
-import { Button } from '@/components/ui/button';
+import type { RefObject } from 'react';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
   DialogTitle,
-  DialogTrigger,
 } from '@/components/ui/dialog';
 import type { TUploadSlot } from './csv-file.validation';
 
@@ -36,22 +34,33 @@ export function csvHelpSteps(slot: TUploadSlot): string[] {
   ];
 }
 
-/** The help dialog of one upload widget, opened from a small '?' button. */
-export function CsvHelpDialog({ slot, fileLabel }: { slot: TUploadSlot; fileLabel: string }) {
+/**
+ * The help dialog of one upload widget, open while `open` (loaded on demand by
+ * `csv-help-button.tsx`, whose button opens it); closing gives the focus back to `returnFocus`.
+ */
+export function CsvHelpDialog({
+  slot,
+  fileLabel,
+  open,
+  onOpenChange,
+  returnFocus,
+}: {
+  slot: TUploadSlot;
+  fileLabel: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  returnFocus: RefObject<HTMLButtonElement | null>;
+}) {
   return (
-    <Dialog>
-      <DialogTrigger asChild>
-        <Button
-          type="button"
-          variant="ghost"
-          size="icon"
-          className="size-7 text-muted-foreground"
-          aria-label={`How to export the ${fileLabel} file`}
-        >
-          <CircleHelp />
-        </Button>
-      </DialogTrigger>
-      <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-2xl">
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        className="max-h-[90vh] overflow-y-auto sm:max-w-2xl"
+        // Without a Radix trigger the dialog would give the focus back to nothing.
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          returnFocus.current?.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>{CSV_HELP_TITLE}</DialogTitle>
           <DialogDescription>Steps for the {fileLabel} file.</DialogDescription>

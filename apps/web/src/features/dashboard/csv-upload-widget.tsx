@@ -4,7 +4,7 @@ import { useId, useRef, useState, type DragEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import { validateCsvFile, type TUploadSlot } from './csv-file.validation';
-import { CsvHelpDialog } from './csv-help-dialog';
+import { CsvHelpButton } from './csv-help-button';
 
 /** Props of {@link CsvUploadWidget}. */
 export interface TCsvUploadWidgetProps {
@@ -76,7 +76,7 @@ export function CsvUploadWidget({
           <p className="text-sm font-medium">{label}</p>
           <p className="text-xs text-muted-foreground">{hint}</p>
         </div>
-        <CsvHelpDialog slot={slot} fileLabel={label.toLowerCase()} />
+        <CsvHelpButton slot={slot} fileLabel={label.toLowerCase()} />
       </div>
 
       <input

@@ -10,7 +10,7 @@ import type { TAscDashboardConfig, TCsvDashboardConfig, TKpiReport } from '@aso/
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { useParams } from 'react-router';
-import { ProvisionalNotice } from '@/features/asc/asc-dashboard';
+import { ProvisionalNotice } from '@/features/asc/provisional-notice';
 import { ASC_IMPRESSIONS_NOTE, useAscDashboardData } from '@/features/asc/asc-dashboard-data';
 import { AnalyticsChartCard } from './analytics-chart-card';
 import {

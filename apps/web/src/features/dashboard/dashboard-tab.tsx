@@ -53,7 +53,7 @@ import { openSavedDashboardById } from './open-saved-dashboard';
 import { SAVE_TEXTS } from './saved-dashboard.helpers';
 import { SourcePerformance } from './source-performance';
 import { UploadPanel } from './upload-panel';
-import { AscDashboardView, DashboardSourcePicker } from '@/features/asc/asc-dashboard';
+import { AscDashboard, DashboardSourcePicker } from '@/features/asc/dashboard-source-picker';
 
 /** The dashboard tab: upload panel, then the analytics dashboard of the open dataset. */
 export default function DashboardTabContent() {
@@ -87,7 +87,7 @@ export default function DashboardTabContent() {
       </header>
       <DashboardSourcePicker />
       {state.asc ? (
-        <AscDashboardView key={`${state.asc.connectionId}/${state.asc.appId}`} asc={state.asc} />
+        <AscDashboard.Screen key={`${state.asc.connectionId}/${state.asc.appId}`} asc={state.asc} />
       ) : (
         <>
           {state.showUpload && <UploadPanel canCancel={state.current !== null} />}

@@ -1,6 +1,8 @@
 import { createReadStream, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
+import Papa from 'papaparse';
 import { generateExport, type TGeneratedExport } from '../data/asc-export.generator';
 import { nowMs } from '../harness/sse.client';
 import { UPLOAD_WAIT_MS } from '../harness/bench.system';
@@ -18,6 +20,37 @@ export const MERGE_RSS_TARGET_MB = 400;
 export const REAL_MERGE_P95_TARGET_MS = 300;
 /** ...and, ten users at once, p95 under 3 times a lone merge (its median). */
 export const REAL_MERGE_CONCURRENT_RATIO_TARGET = 3;
+
+/**
+ * Floor targets of real-size merges: the worker's CPU per merge at most this many times the CPU
+ * of papaparse alone splitting the same two files (the library the worker splits them with)...
+ */
+export const REAL_MERGE_CPU_FLOOR_RATIO_TARGET = 1.2;
+/**
+ * ...and ten users at once, p95 at most this many times the machine's own floor: ten merges'
+ * worker CPU spread over the cores (10 x the lone CPU per merge / cores).
+ */
+export const REAL_MERGE_CONCURRENT_FLOOR_RATIO_TARGET = 1.3;
+
+/** Times papaparse splits the pair for its floor (after as many unmeasured ones). */
+const PARSE_FLOOR_ROUNDS = 30;
+
+/**
+ * CPU (ms, user + system of this process) of papaparse alone splitting `texts` into records,
+ * per pass over all of them: the least any merge of these files costs with that library.
+ */
+function papaparseFloorMs(texts: readonly string[]): number {
+  const pass = () => {
+    let records = 0;
+    for (const text of texts) records += Papa.parse<string[]>(text, { delimiter: ',' }).data.length;
+    return records;
+  };
+  for (let i = 0; i < PARSE_FLOOR_ROUNDS; i++) pass();
+  const before = process.cpuUsage();
+  for (let i = 0; i < PARSE_FLOOR_ROUNDS; i++) pass();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / PARSE_FLOOR_ROUNDS;
+}
 
 /** Real-size merges done before the measured ones (see where they are sent). */
 const REAL_WARMUP_MERGES = 5;
@@ -154,6 +187,7 @@ export const csvMergeBenchmark: TBenchmark = {
     // each of the worker's parse threads (which take the files of a merge by turns), and V8
     // optimises the parse only after some of them. A long-running server pays this once.
     for (let warm = 0; warm < REAL_WARMUP_MERGES; warm++) await uploadReal(user!);
+    const aloneCpu = new ProcessSampler([{ name: 'csv-merge', pid: merger!.pid }]).start();
     for (let run = 0; run < size.realRuns; run++) {
       figures.add(
         'real.time',
@@ -162,6 +196,23 @@ export const csvMergeBenchmark: TBenchmark = {
         await uploadReal(user!),
       );
     }
+    // The worker's CPU over the lone merges (its parse threads included: one process), per
+    // merge, against papaparse alone on the same bytes in this process, same run.
+    const [workerCpu] = aloneCpu.stop();
+    const floorMs = papaparseFloorMs(real.map((e) => new TextDecoder().decode(e.bytes)));
+    figures.add(
+      'real.cpu',
+      `${realLabel}: csv-merge worker CPU per merge, alone`,
+      'ms',
+      (workerCpu!.cpuSeconds * 1000) / size.realRuns,
+    );
+    figures.add(
+      'real.floor',
+      `${realLabel}: papaparse alone splitting both files, CPU`,
+      'ms',
+      floorMs,
+    );
+    figures.baseline('real.cpu', 'papaparse alone on the same two files, same run', [floorMs]);
     for (let round = 0; round < size.realRounds; round++) {
       const times = await Promise.all(users.slice(0, size.realUsers).map((u) => uploadReal(u)));
       for (const ms of times)
@@ -352,6 +403,22 @@ export const csvMergeBenchmark: TBenchmark = {
           target: `Ten users merging such pairs at once: p95 under ${REAL_MERGE_CONCURRENT_RATIO_TARGET} times a lone merge`,
           measured: `p95 ${formatValue(concurrentP95, 'ms')} over ${size.realRounds * size.realUsers} uploads = ${(concurrentP95 / aloneMedian).toFixed(2)} x the lone median (${formatValue(aloneMedian, 'ms')})`,
           met: concurrentP95 < REAL_MERGE_CONCURRENT_RATIO_TARGET * aloneMedian,
+        },
+      );
+      const cpuMs = median(figures.samples('real.cpu'));
+      const floorMs = median(figures.samples('real.floor'));
+      const cores = availableParallelism();
+      const machineFloorMs = (size.realUsers * cpuMs) / cores;
+      targets.push(
+        {
+          target: `Real-size merge CPU at most ${REAL_MERGE_CPU_FLOOR_RATIO_TARGET}x papaparse alone on the same two files (same run)`,
+          measured: `${formatValue(cpuMs, 'ms')} per merge (worker, /proc ticks over ${size.realRuns} merges) vs ${formatValue(floorMs, 'ms')} = ${(cpuMs / floorMs).toFixed(2)}x`,
+          met: cpuMs <= REAL_MERGE_CPU_FLOOR_RATIO_TARGET * floorMs,
+        },
+        {
+          target: `Ten users at once: p95 at most ${REAL_MERGE_CONCURRENT_FLOOR_RATIO_TARGET}x the machine's floor (${size.realUsers} x the lone CPU per merge / cores)`,
+          measured: `p95 ${formatValue(concurrentP95, 'ms')} vs ${formatValue(machineFloorMs, 'ms')} (${size.realUsers} x ${formatValue(cpuMs, 'ms')} / ${cores} cores) = ${(concurrentP95 / machineFloorMs).toFixed(2)}x`,
+          met: concurrentP95 <= REAL_MERGE_CONCURRENT_FLOOR_RATIO_TARGET * machineFloorMs,
         },
       );
     }

@@ -195,6 +195,9 @@ export class BenchSystem {
           UPLOAD_RATE_LIMIT_PER_MIN: '1000000',
           // Every load generator connects from one address (loopback): thousands of streams.
           CONNECTIONS_PER_ADDRESS_MAX: '1000000',
+          // One benchmark user uploads far more exports in a run than a person keeps (the CSV
+          // ladder alone stores about 300 MB): the storage quota is the abuse suite's to check.
+          USER_STORAGE_QUOTA_MB: '1048576',
           // Long enough to time a slow merge, short of undici's 300 s headers timeout in fetch.
           UPLOAD_WAIT_MS: String(UPLOAD_WAIT_MS),
           WEB_DIST_DIR: '',

@@ -48,5 +48,12 @@ if [ "$service" = "replay" ]; then
   exec node --enable-source-maps node_modules/@aso/appstore/dist/replay/replay.cli.js
 fi
 
+# The node flags of each service (packages/contracts/src/node-flags.ts; a test keeps them equal).
+flags=""
+case "$service" in
+  csv-merge) flags="--max-semi-space-size=4 --max-old-space-size=512" ;;
+esac
+
 cd "$here/$service"
-exec node --enable-source-maps dist/main.js
+# shellcheck disable=SC2086 # the flags are separate words
+exec node $flags --enable-source-maps dist/main.js

@@ -12,9 +12,16 @@
  * heap of the busiest benchmark) the same soak ends within 1 % of its warm-up RSS
  * (docs/BENCHMARKS.md, section Soak). A process that outgrows it exits and is restarted by its
  * supervisor (scripts/supervisor.ts, the container's restart policy).
+ *
+ * csv-merge, `--max-semi-space-size=4 --max-old-space-size=512` (MB): the worker holds a merge's
+ * two files and its merged days while its parse threads hold their own heaps; with V8's
+ * defaults its peak RSS over a merge of two 20 MB exports was 457-480 MB, with these 342-397 MB
+ * (target 400 MB, docs/BENCHMARKS.md, section CSV merge), the merge 0.2 s slower. 512 MB of old
+ * generation is several times what four merges of the largest accepted files hold at once.
  */
 const SERVICE_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   api: ['--max-old-space-size=512'],
+  'csv-merge': ['--max-semi-space-size=4', '--max-old-space-size=512'],
 };
 
 /** The flags of `service` (none for a service not listed). */

@@ -323,7 +323,12 @@ describe('ops/worker-entrypoint.sh', () => {
     }
     const replay = /^\s*replay\) port="\$\{STORE_REPLAY_PORT:-(\d+)\}"/m.exec(entrypoint);
     expect(Number(replay?.[1])).toBe(schemaDefault(SERVICE_SCHEMAS.replay, 'STORE_REPLAY_PORT'));
-    expect(entrypoint).toContain('exec node --enable-source-maps dist/main.js');
+    expect(entrypoint).toContain('exec node $flags --enable-source-maps dist/main.js');
+    // Each worker starts with the node flags `pnpm start` and the benchmarks give it.
+    for (const name of WORKERS) {
+      const m = new RegExp(`^\\s*${name}\\) flags="([^"]*)"`, 'm').exec(entrypoint);
+      expect(m?.[1]?.split(' ') ?? [], name).toEqual([...nodeFlagsOf(name)]);
+    }
     expect(entrypoint).toContain(
       'exec node --enable-source-maps node_modules/@aso/appstore/dist/replay/replay.cli.js',
     );

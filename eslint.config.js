@@ -86,6 +86,8 @@ export default tseslint.config(
       '**/*.config.js',
       '**/*.config.ts',
       'apps/web/public/**',
+      // The command line's bin: one import of the built dist/main.js, outside any tsconfig.
+      'apps/cli/bin/**',
     ],
   },
   js.configs.recommended,

@@ -82,6 +82,9 @@ describe.each(SIZES)('phones and keyboards at $name size', ({ name, viewport, ph
       );
     await page.getByRole('button', { name: 'upload CSV files' }).click();
     await page.getByTestId('kpi-report').waitFor();
+    // The upload's toast first: Escape closes the topmost layer, and a toast that appears (its
+    // toaster loads on demand) after the metric selector opened would take the Escape below.
+    await page.getByText('Files Merged Successfully', { exact: true }).waitFor();
     // The dashboard opens at its top.
     // A string expression: the e2e tsconfig has no DOM types.
     expect(await page.evaluate('window.scrollY')).toBe(0);
@@ -95,6 +98,7 @@ describe.each(SIZES)('phones and keyboards at $name size', ({ name, viewport, ph
     );
     expect(focused).toBe(!phone);
     await page.keyboard.press('Escape');
+    await search.waitFor({ state: 'detached' });
 
     // The date picker fits: Apply and Cancel inside the viewport.
     await page.getByTestId('date-range-bar').getByRole('button').first().click();

@@ -2,16 +2,7 @@ import type { TAccessCode } from '@aso/contracts';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Ban, Copy, KeySquare } from 'lucide-react';
 import { useState } from 'react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -159,29 +150,21 @@ export function AccessCodesCard({ adminCode }: { adminCode: string }) {
           </>
         )}
       </CardContent>
-      <AlertDialog open={pending !== null} onOpenChange={(open) => !open && setPending(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Are you sure?</AlertDialogTitle>
-            <AlertDialogDescription>
-              The access code {pending?.code} will be deactivated: its users are signed out and can
-              no longer log in with it.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction
-              className="bg-destructive text-destructive-foreground hover:bg-destructive/90"
-              onClick={() => {
-                if (pending) deactivate.mutate(pending.code ?? pending.id);
-                setPending(null);
-              }}
-            >
-              Deactivate
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={pending !== null}
+        onOpenChange={(open) => !open && setPending(null)}
+        description={
+          <>
+            The access code {pending?.code} will be deactivated: its users are signed out and can no
+            longer log in with it.
+          </>
+        }
+        confirmLabel="Deactivate"
+        onConfirm={() => {
+          if (pending) deactivate.mutate(pending.code ?? pending.id);
+          setPending(null);
+        }}
+      />
     </Card>
   );
 }

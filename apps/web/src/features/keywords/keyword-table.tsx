@@ -11,16 +11,7 @@ import {
   Trash2Icon,
 } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import {
@@ -308,26 +299,18 @@ export function KeywordTable({
           })}
         </TableBody>
       </Table>
-      <AlertDialog open={removing !== null} onOpenChange={(open) => !open && setRemoving(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Are you sure?</AlertDialogTitle>
-            <AlertDialogDescription>
-              “{removing?.term}” will no longer be tracked for this app: it leaves this table and
-              the gap matrix. You can track it again at any time.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction
-              className="bg-destructive text-destructive-foreground hover:bg-destructive/90"
-              onClick={() => removing && remove.mutate(removing)}
-            >
-              Remove
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        description={
+          <>
+            “{removing?.term}” will no longer be tracked for this app: it leaves this table and the
+            gap matrix. You can track it again at any time.
+          </>
+        }
+        confirmLabel="Remove"
+        onConfirm={() => removing && remove.mutate(removing)}
+      />
     </div>
   );
 }

@@ -3,16 +3,7 @@
  * (docs/product.md#sidebar), loaded when a delete button is first hovered, focused or pressed (see
  * `saved-item-list.tsx`).
  */
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 
 /** Props of {@link DeleteConfirmDialog}. */
 export interface TDeleteConfirmDialogProps {
@@ -32,24 +23,16 @@ export function DeleteConfirmDialog({
   onConfirm,
 }: TDeleteConfirmDialogProps) {
   return (
-    <AlertDialog open={name !== null} onOpenChange={(open) => !open && onCancel()}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Are you sure?</AlertDialogTitle>
-          <AlertDialogDescription>
-            This permanently deletes the saved {kind} "{name}". This cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            className="bg-destructive text-destructive-foreground hover:bg-destructive/90"
-            onClick={onConfirm}
-          >
-            Delete
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={name !== null}
+      onOpenChange={(open) => !open && onCancel()}
+      description={
+        <>
+          This permanently deletes the saved {kind} "{name}". This cannot be undone.
+        </>
+      }
+      confirmLabel="Delete"
+      onConfirm={onConfirm}
+    />
   );
 }

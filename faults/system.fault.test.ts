@@ -7,7 +7,7 @@
  * correctness bounds with wide margins (a case that never recovers fails); the recovery
  * figures themselves are printed, not asserted.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '@aso/api-client';
@@ -85,6 +85,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await system?.stop();
 }, 60_000);
+
+// A case that fails shows what the processes printed last (a crash, a refused connection):
+// the test's own error only says what the client saw.
+afterEach(({ task }) => {
+  if (task.result?.state === 'fail' && system)
+    console.log(`[faults] the system's last lines after "${task.name}":\n${system.tail(200)}`);
+});
 
 describe('fault suite', () => {
   it('kill -9 of the scraper mid-job: the audit completes once, the scraper is restarted', async () => {

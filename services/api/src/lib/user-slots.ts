@@ -21,37 +21,50 @@ export class UserSlots {
   }
 
   /**
+   * Takes a free slot of `key` at once: the function that gives it back (idempotent), or null
+   * when `perKey` are taken (then {@link take} waits for one). The path of almost every
+   * request, so it allocates nothing a waiting request needs (no abort signal, no promise).
+   */
+  tryTake(key: string): (() => void) | null {
+    let entry = this.keys.get(key);
+    if (!entry) {
+      entry = { running: 0, waiting: [] };
+      this.keys.set(key, entry);
+    }
+    if (entry.running >= this.perKey) return null;
+    entry.running++;
+    return this.#releaser(key, entry);
+  }
+
+  /**
    * Takes a slot of `key`, waiting for one while `perKey` are taken. Resolves with the
    * function that gives it back (idempotent), or with null when `maxWaiting` requests of the
    * key wait already or `gone` aborted while waiting (the caller answers, the slot is not
    * held).
    */
   async take(key: string, gone: AbortSignal): Promise<(() => void) | null> {
-    let entry = this.keys.get(key);
-    if (!entry) {
-      entry = { running: 0, waiting: [] };
-      this.keys.set(key, entry);
-    }
-    const held = entry;
-    if (held.running >= this.perKey) {
-      if (held.waiting.length >= this.maxWaiting || gone.aborted) return null;
-      const granted = await new Promise<boolean>((resolve) => {
-        const grant = () => {
-          gone.removeEventListener('abort', drop);
-          resolve(true);
-        };
-        const drop = () => {
-          const i = held.waiting.indexOf(grant);
-          if (i !== -1) held.waiting.splice(i, 1);
-          resolve(false);
-        };
-        held.waiting.push(grant);
-        gone.addEventListener('abort', drop, { once: true });
-      });
-      if (!granted) return null;
-    } else {
-      held.running++;
-    }
+    const free = this.tryTake(key);
+    if (free) return free;
+    const held = this.keys.get(key)!;
+    if (held.waiting.length >= this.maxWaiting || gone.aborted) return null;
+    const granted = await new Promise<boolean>((resolve) => {
+      const grant = () => {
+        gone.removeEventListener('abort', drop);
+        resolve(true);
+      };
+      const drop = () => {
+        const i = held.waiting.indexOf(grant);
+        if (i !== -1) held.waiting.splice(i, 1);
+        resolve(false);
+      };
+      held.waiting.push(grant);
+      gone.addEventListener('abort', drop, { once: true });
+    });
+    return granted ? this.#releaser(key, held) : null;
+  }
+
+  /** The give-back of one held slot: to the next waiting request, else the count drops. */
+  #releaser(key: string, held: { running: number; waiting: Array<() => void> }): () => void {
     let released = false;
     return () => {
       if (released) return;

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CsvExportError } from './csv-export.error';
-import { openExportText, sniffDelimiter } from './text-decoder.stream';
+import { countLineEnds, openExportText, sniffDelimiter } from './text-decoder.stream';
 
 async function readAll(bytes: Buffer | Buffer[]) {
   const opened = await openExportText(
@@ -89,5 +89,14 @@ describe('sniffDelimiter', () => {
     expect(sniffDelimiter('"Name";"X"\n"Date";"A";"B"\n1/1/25;"1,5";2\n')).toBe(';');
     expect(sniffDelimiter('"Date Range","a","b"\n"Date","A","B"\n')).toBe(',');
     expect(sniffDelimiter('no header here')).toBe(',');
+  });
+
+  it('counts CRLF, LF and lone CR line ends once each', () => {
+    expect(countLineEnds('')).toBe(0);
+    expect(countLineEnds('a,b')).toBe(0);
+    expect(countLineEnds('a\r\nb\nc\rd')).toBe(3);
+    expect(countLineEnds('\r\n\r\n')).toBe(2);
+    expect(countLineEnds('\r\r\n\n\r')).toBe(4);
+    expect(countLineEnds('x\n'.repeat(1000))).toBe(1000);
   });
 });

@@ -71,17 +71,18 @@ function isValidUtf8(sample: Buffer): boolean {
   }
 }
 
+/**
+ * Control characters other than tab, line feed, form feed, carriage return and escape, and
+ * U+FFFD (bytes the decoder could not read): they do not occur in CSV text.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is its purpose
+const NOT_CSV_TEXT = /[\x00-\x08\x0e-\x1a\x1c-\x1f\ufffd]/g;
+
 function looksBinary(text: string): boolean {
-  // Control characters other than tab, line feed, form feed, carriage return and escape do
-  // not occur in CSV text; U+FFFD marks bytes the decoder could not read.
-  let controls = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0) return true;
-    if (code < 0x09 || (code >= 0x0e && code < 0x20 && code !== 0x1b) || code === 0xfffd) {
-      controls++;
-    }
-  }
+  // Native scans (a regular expression, `includes`): the sample is read once per file, too
+  // few times for a JavaScript loop over it to be optimised.
+  if (text.includes('\0')) return true;
+  const controls = text.match(NOT_CSV_TEXT)?.length ?? 0;
   return controls > Math.max(2, text.length * 0.01);
 }
 
@@ -108,11 +109,12 @@ function splitLine(line: string, delimiter: string): string[] {
 
 /** Number of line ends (CRLF, LF or CR) in `text`. */
 export function countLineEnds(text: string): number {
+  // `indexOf` is a native scan: each file's first pieces are counted once, too few times for
+  // a loop over their characters to be optimised.
   let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 10) count++;
-    else if (code === 13 && text.charCodeAt(i + 1) !== 10) count++;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) {
+    if (text.charCodeAt(i + 1) !== 10) count++;
   }
   return count;
 }

@@ -5,6 +5,8 @@ describe('redactUrl', () => {
   it('hides access codes in admin paths and code parameters', () => {
     expect(redactUrl('/api/admin/codes/ABCD-EFGH-JKMN-PQRS')).toBe('/api/admin/codes/[redacted]');
     expect(redactUrl('/api/admin/codes/ABCD?x=1')).toBe('/api/admin/codes/[redacted]?x=1');
+    expect(redactUrl('/API/Admin/Codes/ABCD')).toBe('/API/Admin/Codes/[redacted]');
+    expect(redactUrl('/admin/queues?CODE=secret')).toBe('/admin/queues?CODE=[redacted]');
     expect(redactUrl('/admin/queues?code=secret&page=2')).toBe(
       '/admin/queues?code=[redacted]&page=2',
     );

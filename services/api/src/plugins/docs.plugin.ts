@@ -92,10 +92,10 @@ export const docsPlugin = fp(async (app) => {
         .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
         .replace(/\s*upgrade-insecure-requests;?/, ''),
   });
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (req.url === DOCS_PREFIX || req.url.startsWith(`${DOCS_PREFIX}/`)) {
       void reply.header('x-frame-options', 'DENY');
     }
-    return payload;
+    done(null, payload);
   });
 });

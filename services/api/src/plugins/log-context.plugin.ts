@@ -106,7 +106,8 @@ export const logContextPlugin = fp(async (app) => {
     (rawReq as TMarkedRequest)[BOUND] = fields;
     return logger.child({ ...bindings, ...fields }, opts);
   });
-  app.addHook('onRequest', async (req, reply) => {
+  // Callback hooks: these do no I/O, and an async hook costs a promise per request.
+  app.addHook('onRequest', (req, reply, done) => {
     const fields: Partial<Record<TLogContextKey, string>> = {};
     pick(req.params, fields);
     pick(req.query, fields);
@@ -116,11 +117,13 @@ export const logContextPlugin = fp(async (app) => {
       fields[alias] = id;
     }
     bind(req, reply, fields);
+    done();
   });
 
-  app.addHook('preValidation', async (req, reply) => {
+  app.addHook('preValidation', (req, reply, done) => {
     const fields: Partial<Record<TLogContextKey, string>> = {};
     pick(req.body, fields);
     bind(req, reply, fields);
+    done();
   });
 });

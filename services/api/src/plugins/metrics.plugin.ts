@@ -73,7 +73,7 @@ export const metricsPlugin = fp(async (app) => {
   };
   app.decorate('metrics', metrics);
 
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     httpDuration.observe(
       {
         method: req.method,
@@ -82,6 +82,7 @@ export const metricsPlugin = fp(async (app) => {
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 
   app.get(

@@ -1,8 +1,10 @@
 import { createReadStream, writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import Papa from 'papaparse';
+import { parseAndMergeExports } from '@aso/csv-merge';
 import { generateExport, type TGeneratedExport } from '../data/asc-export.generator';
 import { nowMs } from '../harness/sse.client';
 import { UPLOAD_WAIT_MS } from '../harness/bench.system';
@@ -48,6 +50,32 @@ function papaparseFloorMs(texts: readonly string[]): number {
   for (let i = 0; i < PARSE_FLOOR_ROUNDS; i++) pass();
   const before = process.cpuUsage();
   for (let i = 0; i < PARSE_FLOOR_ROUNDS; i++) pass();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / PARSE_FLOOR_ROUNDS;
+}
+
+/**
+ * CPU (ms, user + system of this process) of the worker's own parse and merge of the pair
+ * (`parseAndMergeExports` on one thread: sniffing, splitting, reading every cell, merging the
+ * days), without the job, the parse threads or storage: what the merge's code adds to the
+ * parse library, on the same bytes in the same run. Throws BenchFailure when the merge does not
+ * give `rows` rows.
+ */
+async function mergeCodeMs(
+  pair: readonly [Uint8Array, Uint8Array],
+  rows: number,
+): Promise<number> {
+  const pass = async () => {
+    const merged = await parseAndMergeExports({
+      conversionCSV: Readable.from([Buffer.from(pair[0])]),
+      redownloadsCSV: Readable.from([Buffer.from(pair[1])]),
+    });
+    if (merged.rowCount !== rows)
+      throw new BenchFailure(`the merge code gave ${merged.rowCount} rows, expected ${rows}`);
+  };
+  for (let i = 0; i < PARSE_FLOOR_ROUNDS; i++) await pass();
+  const before = process.cpuUsage();
+  for (let i = 0; i < PARSE_FLOOR_ROUNDS; i++) await pass();
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000 / PARSE_FLOOR_ROUNDS;
 }
@@ -213,6 +241,13 @@ export const csvMergeBenchmark: TBenchmark = {
       floorMs,
     );
     figures.baseline('real.cpu', 'papaparse alone on the same two files, same run', [floorMs]);
+    figures.add(
+      'real.code',
+      `${realLabel}: the worker's parse and merge alone (one thread, no job, no storage), CPU`,
+      'ms',
+      await mergeCodeMs([real[0]!.bytes, real[1]!.bytes], realRows),
+    );
+    figures.baseline('real.code', 'papaparse alone on the same two files, same run', [floorMs]);
     for (let round = 0; round < size.realRounds; round++) {
       const times = await Promise.all(users.slice(0, size.realUsers).map((u) => uploadReal(u)));
       for (const ms of times)

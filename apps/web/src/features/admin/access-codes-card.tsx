@@ -19,7 +19,8 @@ import { LoadMore } from '@/components/load-more';
 import { serverMessage } from '@/lib/api';
 import { pageItems } from '@/lib/pages';
 import { adminCodesQuery, adminKeys, deactivateAccessCode } from './admin.api';
-import { AdminTime, EmptyState, ErrorState, LoadingRows, copyToClipboard } from './section-state';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/list-states';
+import { AdminTime, copyToClipboard } from './section-state';
 
 /**
  * Active Access Codes (docs/product.md#admin-screen): each code with its uses, expiry and creation

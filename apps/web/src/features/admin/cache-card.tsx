@@ -15,7 +15,8 @@ import { LoadMore } from '@/components/load-more';
 import { serverMessage } from '@/lib/api';
 import { pageItems } from '@/lib/pages';
 import { adminCacheQuery, adminKeys, clearAppCache } from './admin.api';
-import { AdminTime, EmptyState, ErrorState, LoadingRows } from './section-state';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/list-states';
+import { AdminTime } from './section-state';
 
 /**
  * Cache Management (docs/product.md#admin-screen): the apps with cached store data and a Clear

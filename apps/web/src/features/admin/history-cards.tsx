@@ -15,7 +15,8 @@ import { LoadMore } from '@/components/load-more';
 import { pageItems } from '@/lib/pages';
 import { codeTypeLabel } from './admin-form.validation';
 import { adminAuditHistoryQuery, adminFeedbacksQuery } from './admin.api';
-import { AdminTime, EmptyState, ErrorState, LoadingRows } from './section-state';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/list-states';
+import { AdminTime } from './section-state';
 
 /**
  * Model tokens of an audit as the history shows them: '1,234 (1,000 in / 234 out, 4 calls)';

@@ -13,7 +13,8 @@ import {
 } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
 import { adminStoreHealthQuery } from './admin.api';
-import { AdminTime, EmptyState, ErrorState, LoadingRows } from './section-state';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/list-states';
+import { AdminTime } from './section-state';
 
 /** How the card names a page layout of a store read. */
 const LAYOUT_NAMES: Record<string, string> = {

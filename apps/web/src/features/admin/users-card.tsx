@@ -19,7 +19,8 @@ import { serverMessage } from '@/lib/api';
 import { pageItems } from '@/lib/pages';
 import { SignInCodeDialog } from '../auth/sign-in-code-dialog';
 import { adminKeys, adminUsersQuery, issueSignInCode } from './admin.api';
-import { AdminTime, EmptyState, ErrorState, LoadingRows } from './section-state';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/list-states';
+import { AdminTime } from './section-state';
 
 /**
  * Users: every account (newest first, page by page) with its creation and last sign-in, what

@@ -18,7 +18,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
-import { ErrorState } from '@/features/admin/section-state';
+import { ErrorState } from '@/components/list-states';
 import {
   AnalyticsChartCard,
   type TChartCardState,

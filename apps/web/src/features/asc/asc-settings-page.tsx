@@ -8,7 +8,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { PlugIcon } from 'lucide-react';
 import { LoadMore } from '@/components/load-more';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { EmptyState, ErrorState, LoadingRows } from '@/features/admin/section-state';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/list-states';
 import { WatchScreen } from '@/features/watchlist/watch-screen';
 import { pageItems } from '@/lib/pages';
 import { IMPORT_POLL_MS, ascConnectionPagesQuery } from './asc.api';

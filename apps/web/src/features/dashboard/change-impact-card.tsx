@@ -32,7 +32,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/api';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { ErrorState, LoadingRows } from '@/features/admin/section-state';
+import { ErrorState, LoadingRows } from '@/components/list-states';
 import { WATCHLIST_KEY, watchApp } from '@/features/watchlist/watch.api';
 import { storefrontName, timelinePath, watchItemName } from '@/features/watchlist/watch.helpers';
 import { MARKER_COLOR } from './chart.options';

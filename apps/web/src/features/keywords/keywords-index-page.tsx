@@ -13,7 +13,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { EmptyState, ErrorState, LoadingRows } from '@/features/admin/section-state';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/list-states';
 import { AppIcon } from '@/features/results/app-icon';
 import { watchlistQuery } from '@/features/watchlist/watch.api';
 import { ROLE_LABELS, storefrontName, watchItemName } from '@/features/watchlist/watch.helpers';

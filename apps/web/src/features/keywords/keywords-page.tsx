@@ -21,7 +21,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
-import { EmptyState, ErrorState, LoadingRows } from '@/features/admin/section-state';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/list-states';
 import { AppIcon } from '@/features/results/app-icon';
 import { watchlistQuery } from '@/features/watchlist/watch.api';
 import { ROLE_LABELS, storefrontName, timelinePath } from '@/features/watchlist/watch.helpers';

@@ -8,7 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
-import { ErrorState } from '@/features/admin/section-state';
+import { ErrorState } from '@/components/list-states';
 import { AppIcon } from '@/features/results/app-icon';
 import { formatDateTime } from '@/features/watchlist/watch.helpers';
 import { serverMessage } from '@/lib/api';

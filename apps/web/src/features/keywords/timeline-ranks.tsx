@@ -12,7 +12,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { ErrorState } from '@/features/admin/section-state';
+import { ErrorState } from '@/components/list-states';
 import { ChartLegend, toggled } from '@/features/dashboard/chart-legend';
 import { EChart } from '@/features/dashboard/echart';
 import { keywordRanksQuery } from './keywords.api';

@@ -22,7 +22,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { dismissToasts, toast } from '@/components/ui/use-toast';
-import { EmptyState, ErrorState, LoadingRows } from '@/features/admin/section-state';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/list-states';
 import { serverMessage } from '@/lib/api';
 import { pageItems } from '@/lib/pages';
 import { cn } from '@/lib/utils';

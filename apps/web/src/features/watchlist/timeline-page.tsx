@@ -23,7 +23,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { dismissToasts, toast } from '@/components/ui/use-toast';
-import { ErrorState } from '@/features/admin/section-state';
+import { ErrorState } from '@/components/list-states';
 import { EChart } from '@/features/dashboard/echart';
 import { keywordsPath } from '@/features/keywords/keywords.paths';
 import { RankMovesLine, TimelineRanksCard } from '@/features/keywords/timeline-ranks';

@@ -24,7 +24,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
-import { EmptyState, ErrorState, LoadingRows } from '@/features/admin/section-state';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/list-states';
 import { preloadKeywords } from '@/features/keywords';
 import { keywordsPath } from '@/features/keywords/keywords.paths';
 import { AppIcon } from '@/features/results/app-icon';

@@ -9,15 +9,12 @@
  */
 import { formatCount } from '@aso/analytics';
 import { changeFieldLabel } from '@aso/contracts';
-import { useQueryClient } from '@tanstack/react-query';
-import { Check, FileDown, FileSpreadsheet, Loader2, PlugIcon, Save } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
+import { FileSpreadsheet, PlugIcon } from 'lucide-react';
+import { useId, useMemo } from 'react';
 import { Link } from 'react-router';
-import { DownloadPdfButton } from '@/components/download-pdf-button';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
-import { toast } from '@/components/ui/use-toast';
 import { ErrorState } from '@/components/list-states';
 import {
   AnalyticsChartCard,
@@ -26,7 +23,12 @@ import {
 import { ChangeImpactCard } from '@/features/dashboard/change-impact-card';
 import type { TChangeMarker } from '@/features/dashboard/chart.options';
 import { useDashboardChanges } from '@/features/dashboard/dashboard-changes';
-import { DASHBOARDS_KEY, saveDashboard } from '@/features/dashboard/dashboard.api';
+import {
+  DashboardPdfButton,
+  DashboardToolbar,
+  SaveDashboardButton,
+  useDashboardSave,
+} from '@/features/dashboard/dashboard-toolbar';
 import { updateAscDashboard, type TOpenAscDashboard } from '@/features/dashboard/dashboard.store';
 import { DateRangePicker } from '@/features/dashboard/date-range-picker';
 import { rangeLabel } from '@/features/dashboard/date-range.helpers';
@@ -226,8 +228,10 @@ function AscToolbar({
   ready: boolean;
   onExport: () => void;
 }) {
-  const queryClient = useQueryClient();
-  const [saving, setSaving] = useState(false);
+  const { saving, save } = useDashboardSave(
+    (saved) => updateAscDashboard({ savedId: saved.id, name: saved.name }),
+    (err) => (err instanceof ApiError && err.body?.message ? err.body.message : SAVE_TEXTS.failed),
+  );
   const subtitle = [
     'App Store Connect',
     asc.territory ?? 'All territories',
@@ -237,99 +241,50 @@ function AscToolbar({
     .filter(Boolean)
     .join(' · ');
 
-  const save = async () => {
-    setSaving(true);
-    try {
-      const saved = await saveDashboard({
-        appName: asc.appName,
-        territory: asc.territory,
-        config: {
-          createdFrom: 'app_store_connect',
-          connectionId: asc.connectionId,
-          appId: asc.appId,
-          territory: asc.territory,
-          device: asc.device,
-          dateRange: view.dateRange,
-          selectedMetrics: view.selectedMetrics,
-          ...(asc.watchedApp ? { watchedApp: asc.watchedApp } : {}),
-        },
-      });
-      updateAscDashboard({ savedId: saved.id, name: saved.name });
-      await queryClient.invalidateQueries({ queryKey: DASHBOARDS_KEY });
-      toast({
-        title: SAVE_TEXTS.savedTitle,
-        description: `"${saved.name}" is in your saved dashboards.`,
-      });
-    } catch (err) {
-      toast({
-        variant: 'destructive',
-        title: SAVE_TEXTS.failedTitle,
-        description:
-          err instanceof ApiError && err.body?.message ? err.body.message : SAVE_TEXTS.failed,
-      });
-    } finally {
-      setSaving(false);
-    }
-  };
-
   return (
-    <div className="flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm md:flex-row md:items-center md:justify-between">
-      <div className="flex min-w-0 items-center gap-3">
-        <div className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
-          <PlugIcon className="size-5" aria-hidden />
-        </div>
-        <div className="min-w-0">
-          <h2 className="truncate font-semibold" data-testid="dataset-title">
-            {asc.appName}
-          </h2>
-          <p className="text-xs break-words text-muted-foreground">
-            {subtitle} · {formatCount(days)} days
-          </p>
-        </div>
-        {asc.savedId && (
-          <Badge variant="success" className="shrink-0">
-            <Check /> saved
-          </Badge>
-        )}
-      </div>
-      <div className="flex flex-wrap gap-2">
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={onExport}
-          disabled={!ready}
-          focusableWhenDisabled
-          data-testid="asc-export"
-        >
-          <FileSpreadsheet />
-          export CSV
-        </Button>
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => void save()}
-          disabled={!ready || saving || asc.savedId !== null}
-          focusableWhenDisabled
-          data-testid="asc-save"
-        >
-          {saving ? <Loader2 className="animate-spin" /> : <Save />}
-          save dashboard
-        </Button>
-        {asc.savedId ? (
-          <DownloadPdfButton
-            size="sm"
-            path={`/api/dashboards/${encodeURIComponent(asc.savedId)}/report.pdf`}
-            fallbackName="dashboard-report.pdf"
-            disabled={!ready}
-          />
-        ) : (
-          <span title="Save the dashboard to download it as a PDF">
-            <Button variant="outline" size="sm" disabled data-testid="download-pdf">
-              <FileDown /> Download PDF
-            </Button>
-          </span>
-        )}
-      </div>
-    </div>
+    <DashboardToolbar
+      icon={<PlugIcon className="size-5" aria-hidden />}
+      title={
+        <h2 className="truncate font-semibold" data-testid="dataset-title">
+          {asc.appName}
+        </h2>
+      }
+      subtitle={`${subtitle} · ${formatCount(days)} days`}
+      saved={asc.savedId !== null}
+    >
+      <Button
+        variant="outline"
+        size="sm"
+        onClick={onExport}
+        disabled={!ready}
+        focusableWhenDisabled
+        data-testid="asc-export"
+      >
+        <FileSpreadsheet />
+        export CSV
+      </Button>
+      <SaveDashboardButton
+        saving={saving}
+        disabled={!ready || asc.savedId !== null}
+        testId="asc-save"
+        onSave={() =>
+          void save({
+            appName: asc.appName,
+            territory: asc.territory,
+            config: {
+              createdFrom: 'app_store_connect',
+              connectionId: asc.connectionId,
+              appId: asc.appId,
+              territory: asc.territory,
+              device: asc.device,
+              dateRange: view.dateRange,
+              selectedMetrics: view.selectedMetrics,
+              ...(asc.watchedApp ? { watchedApp: asc.watchedApp } : {}),
+            },
+          })
+        }
+      />
+      <DashboardPdfButton savedId={asc.savedId} disabled={!ready} />
+    </DashboardToolbar>
   );
 }

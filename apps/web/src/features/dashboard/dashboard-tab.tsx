@@ -5,20 +5,10 @@
 import { buildKpiReport, formatCount } from '@aso/analytics';
 import { changeFieldLabel, DASHBOARD_NAMING_MESSAGE, type TKpiReport } from '@aso/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  BarChart3,
-  Check,
-  Download,
-  FileDown,
-  FilePlus2,
-  FileSpreadsheet,
-  Loader2,
-  Save,
-} from 'lucide-react';
+import { BarChart3, Download, FilePlus2, FileSpreadsheet, Loader2 } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { DownloadPdfButton } from '@/components/download-pdf-button';
 import { dismissToasts, toast } from '@/components/ui/use-toast';
 import { useFocusOnMount } from '@/hooks/use-focus';
 import { ApiError } from '@/lib/api';
@@ -27,13 +17,13 @@ import { AnalyticsChartCard, CHART_TEXTS, type TChartCardState } from './analyti
 import { ChangeImpactCard } from './change-impact-card';
 import type { TChangeMarker } from './chart.options';
 import { useDashboardChanges } from './dashboard-changes';
+import { chartDataQuery, fetchMergedCsv, isExpiredError } from './dashboard.api';
 import {
-  DASHBOARDS_KEY,
-  chartDataQuery,
-  fetchMergedCsv,
-  isExpiredError,
-  saveDashboard,
-} from './dashboard.api';
+  DashboardPdfButton,
+  DashboardToolbar,
+  SaveDashboardButton,
+  useDashboardSave,
+} from './dashboard-toolbar';
 import {
   applyRange,
   markSaved,
@@ -148,7 +138,7 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
 
   return (
     <div className="flex flex-col gap-6">
-      <DashboardToolbar
+      <UploadedDashboardToolbar
         current={current}
         view={{ dateRange: range, selectedMetrics: selected }}
         ready={ready}
@@ -191,7 +181,7 @@ function DashboardView({ current }: { current: TOpenDashboard }) {
   );
 }
 
-function DashboardToolbar({
+function UploadedDashboardToolbar({
   current,
   view,
   ready,
@@ -206,14 +196,21 @@ function DashboardToolbar({
   expired: boolean;
   onExport: () => void;
 }) {
-  const queryClient = useQueryClient();
   // A dataset opened (an upload merged, a saved dashboard chosen): the focus follows it here.
   const title = useFocusOnMount<HTMLHeadingElement>();
-  const [saving, setSaving] = useState(false);
   const [downloading, setDownloading] = useState(false);
   const subtitle = [current.territory, current.name].filter(Boolean).join(' · ');
+  const { saving, save } = useDashboardSave(
+    (saved) => markSaved(saved.id, saved.name),
+    (err) =>
+      err instanceof ApiError &&
+      err.status === 400 &&
+      err.body?.message === DASHBOARD_NAMING_MESSAGE
+        ? DASHBOARD_NAMING_MESSAGE
+        : SAVE_TEXTS.failed,
+  );
 
-  const save = async () => {
+  const onSave = () => {
     if (!current.appName || !current.territory) {
       toast({
         variant: 'destructive',
@@ -222,40 +219,19 @@ function DashboardToolbar({
       });
       return;
     }
-    setSaving(true);
-    try {
-      const saved = await saveDashboard({
-        appName: current.appName,
-        territory: current.territory,
-        config: {
-          downloadId: current.downloadId,
-          headers: current.headers,
-          totalRows: current.totalRows,
-          createdFrom: 'csv_upload',
-          dateRange: view.dateRange,
-          selectedMetrics: view.selectedMetrics,
-          ...(current.watchedApp ? { watchedApp: current.watchedApp } : {}),
-        },
-      });
-      markSaved(saved.id, saved.name);
-      await queryClient.invalidateQueries({ queryKey: DASHBOARDS_KEY });
-      toast({
-        title: SAVE_TEXTS.savedTitle,
-        description: `"${saved.name}" is in your saved dashboards.`,
-      });
-    } catch (err) {
-      const naming =
-        err instanceof ApiError &&
-        err.status === 400 &&
-        err.body?.message === DASHBOARD_NAMING_MESSAGE;
-      toast({
-        variant: 'destructive',
-        title: SAVE_TEXTS.failedTitle,
-        description: naming ? DASHBOARD_NAMING_MESSAGE : SAVE_TEXTS.failed,
-      });
-    } finally {
-      setSaving(false);
-    }
+    void save({
+      appName: current.appName,
+      territory: current.territory,
+      config: {
+        downloadId: current.downloadId,
+        headers: current.headers,
+        totalRows: current.totalRows,
+        createdFrom: 'csv_upload',
+        dateRange: view.dateRange,
+        selectedMetrics: view.selectedMetrics,
+        ...(current.watchedApp ? { watchedApp: current.watchedApp } : {}),
+      },
+    });
   };
 
   const download = async () => {
@@ -279,75 +255,42 @@ function DashboardToolbar({
   };
 
   return (
-    <div className="flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm md:flex-row md:items-center md:justify-between">
-      <div className="flex min-w-0 items-center gap-3">
-        <div className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
-          <FileSpreadsheet className="size-5" />
-        </div>
-        <div className="min-w-0">
-          <h2
-            ref={title}
-            tabIndex={-1}
-            // Wrapped, never cut: the name may be what says the data is constructed.
-            className="focus-target font-semibold break-words"
-            data-testid="dataset-title"
-          >
-            {current.appName ?? 'Merged dataset'}
-          </h2>
-          <p className="truncate text-xs text-muted-foreground">
-            {subtitle || 'Unsaved dashboard'} · {formatCount(current.totalRows)} rows
-          </p>
-        </div>
-        {current.savedId && (
-          <Badge variant="success" className="shrink-0">
-            <Check /> saved
-          </Badge>
-        )}
-      </div>
-      <div className="flex flex-wrap gap-2">
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => void download()}
-          disabled={downloading || expired}
-          focusableWhenDisabled
+    <DashboardToolbar
+      icon={<FileSpreadsheet className="size-5" />}
+      title={
+        <h2
+          ref={title}
+          tabIndex={-1}
+          // Wrapped, never cut: the name may be what says the data is constructed.
+          className="focus-target font-semibold break-words"
+          data-testid="dataset-title"
         >
-          {downloading ? <Loader2 className="animate-spin" /> : <Download />}
-          download processed CSV
-        </Button>
-        <Button variant="outline" size="sm" onClick={onExport} disabled={!ready}>
-          <FileSpreadsheet />
-          export CSV
-        </Button>
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => void save()}
-          disabled={saving || current.savedId !== null}
-          focusableWhenDisabled
-        >
-          {saving ? <Loader2 className="animate-spin" /> : <Save />}
-          save dashboard
-        </Button>
-        {current.savedId ? (
-          <DownloadPdfButton
-            size="sm"
-            path={`/api/dashboards/${encodeURIComponent(current.savedId)}/report.pdf`}
-            fallbackName="dashboard-report.pdf"
-            disabled={expired}
-          />
-        ) : (
-          <span title="Save the dashboard to download it as a PDF">
-            <Button variant="outline" size="sm" disabled data-testid="download-pdf">
-              <FileDown /> Download PDF
-            </Button>
-          </span>
-        )}
-        <Button size="sm" onClick={showUploadPanel}>
-          <FilePlus2 />
-          generate new dashboard
-        </Button>
-      </div>
-    </div>
+          {current.appName ?? 'Merged dataset'}
+        </h2>
+      }
+      subtitle={`${subtitle || 'Unsaved dashboard'} · ${formatCount(current.totalRows)} rows`}
+      saved={current.savedId !== null}
+    >
+      <Button
+        variant="outline"
+        size="sm"
+        onClick={() => void download()}
+        disabled={downloading || expired}
+        focusableWhenDisabled
+      >
+        {downloading ? <Loader2 className="animate-spin" /> : <Download />}
+        download processed CSV
+      </Button>
+      <Button variant="outline" size="sm" onClick={onExport} disabled={!ready}>
+        <FileSpreadsheet />
+        export CSV
+      </Button>
+      <SaveDashboardButton saving={saving} disabled={current.savedId !== null} onSave={onSave} />
+      <DashboardPdfButton savedId={current.savedId} disabled={expired} />
+      <Button size="sm" onClick={showUploadPanel}>
+        <FilePlus2 />
+        generate new dashboard
+      </Button>
+    </DashboardToolbar>
   );
 }

@@ -61,10 +61,7 @@ function papaparseFloorMs(texts: readonly string[]): number {
  * parse library, on the same bytes in the same run. Throws BenchFailure when the merge does not
  * give `rows` rows.
  */
-async function mergeCodeMs(
-  pair: readonly [Uint8Array, Uint8Array],
-  rows: number,
-): Promise<number> {
+async function mergeCodeMs(pair: readonly [Uint8Array, Uint8Array], rows: number): Promise<number> {
   const pass = async () => {
     const merged = await parseAndMergeExports({
       conversionCSV: Readable.from([Buffer.from(pair[0])]),

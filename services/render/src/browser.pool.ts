@@ -16,12 +16,24 @@ export const CHROMIUM_ARGS = [
   '--font-render-hinting=none',
 ];
 
+/** Longest a launch may take until Chromium answers over its pipe (ms; puppeteer's `timeout`). */
+export const LAUNCH_TIMEOUT_MS = 30_000;
+
+/**
+ * How long {@link BrowserPool.close} waits for a launch still under way (ms). Past it the
+ * launch is left to finish on its own and its browser is closed when it does; a process that
+ * exits meanwhile takes its Chromium with it (the pipe closes).
+ */
+export const CLOSE_LAUNCH_WAIT_MS = 2_000;
+
 /**
  * One headless Chromium per process, launched on first use (puppeteer-core is imported then,
  * not at start) and launched again when it died; every render gets its own browser context.
  */
 export class BrowserPool {
   private browser: Promise<Browser> | null = null;
+  /** Set by {@link close}: a browser whose launch ends after it is closed at once. */
+  private closed = false;
 
   constructor(private readonly executablePath: string) {}
 
@@ -39,19 +51,42 @@ export class BrowserPool {
         // DevTools over a pipe (fds 3 and 4) rather than a WebSocket: when this process dies,
         // whatever kills it, the pipe closes and Chromium quits on its own.
         pipe: true,
+        timeout: LAUNCH_TIMEOUT_MS,
+        // The worker handles its signals: it finishes the renders in flight, then closes the
+        // browser. Puppeteer's own handlers would kill Chromium at the signal, under those
+        // renders, and a launch under way when they fire could be left never settling.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
       }),
     );
     this.browser = launching;
-    launching.catch(() => {
-      if (this.browser === launching) this.browser = null;
-    });
+    launching.then(
+      (browser) => {
+        if (this.closed) void browser.close().catch(() => undefined);
+      },
+      () => {
+        if (this.browser === launching) this.browser = null;
+      },
+    );
     return launching;
   }
 
-  /** Closes the browser, if one runs. */
+  /**
+   * Closes the browser, if one runs. A launch still under way is waited for at most
+   * {@link CLOSE_LAUNCH_WAIT_MS}; its browser is closed whenever the launch ends.
+   */
   async close(): Promise<void> {
-    const running = await this.browser?.catch(() => null);
+    this.closed = true;
+    const pending = this.browser;
     this.browser = null;
+    if (!pending) return;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), CLOSE_LAUNCH_WAIT_MS);
+    });
+    const running = await Promise.race([pending.catch(() => null), gaveUp]);
+    clearTimeout(timer);
     await running?.close().catch(() => undefined);
   }
 }

@@ -25,6 +25,16 @@ export function mergeKeyOf(
   return `conversionCSV:${data.conversionUploadId ?? '-'},redownloadsCSV:${data.redownloadsUploadId ?? '-'}`;
 }
 
+/**
+ * Largest pair of uploads (bytes, both files together) that a merge parses on the worker's own
+ * thread when no other merge of this process is parsing. Real exports (ten years of daily rows
+ * are about 500 KB for both) parse in a few tens of ms, less than the hop to a parse thread
+ * costs (the bytes copied there and the columns back: about 15 ms of CPU for such a pair, a
+ * tenth of the whole job's). Larger pairs, and every merge that starts while another parses,
+ * go to the threads, so that both cores parse.
+ */
+export const LONE_PARSE_MAX_BYTES = 1024 * 1024;
+
 /** How often a running merge looks for its gateway's cancel mark, at most (ms). */
 export const CANCEL_CHECK_EVERY_MS = 250;
 
@@ -44,7 +54,8 @@ export const CANCELLED_MESSAGE =
  *
  * The files are parsed in the process's parse threads (`deps.parsePool`, `PARSE_THREADS`),
  * both at once, while this thread only reads the uploads and stores datasets; without threads,
- * one after the other here.
+ * or for a merge of at most {@link LONE_PARSE_MAX_BYTES} while no other merge parses, one
+ * after the other here.
  *
  * Long merges (docs/BENCHMARKS.md): parsing and storing pause about every 50 ms for a turn of the
  * event loop and extend the job's lock (see `createJobPause`), so BullMQ never takes the job for
@@ -69,6 +80,8 @@ export const CANCELLED_MESSAGE =
  */
 export function createMergeHandler(deps: TWorkerDeps): TJobHandler<'merge'> {
   const { db, env, log, parsePool } = deps;
+  /** Merges of this handler between the start and the end of their parse. */
+  let parsing = 0;
   return async (data, job): Promise<TMergedData> => {
     const slots: [TUploadField, string | null][] = [
       ['conversionCSV', data.conversionUploadId],
@@ -165,12 +178,15 @@ export function createMergeHandler(deps: TWorkerDeps): TJobHandler<'merge'> {
       for (const stream of Object.values(streams)) stream.destroy();
     });
 
+    const uploadBytes = named.reduce((sum, [field]) => sum + sizes[field]!, 0);
+    const pool = parsing > 0 || uploadBytes > LONE_PARSE_MAX_BYTES ? parsePool : null;
     const startedAt = performance.now();
     let merged;
+    parsing += 1;
     try {
       merged = await parseAndMergeExports(streams, {
         pause,
-        pool: parsePool,
+        pool,
         maxRows: env.MERGE_MAX_ROWS,
         maxColumns: env.MERGE_MAX_COLUMNS,
       });
@@ -183,6 +199,8 @@ export function createMergeHandler(deps: TWorkerDeps): TJobHandler<'merge'> {
         throw new UnrecoverableError(error.message);
       }
       throw error;
+    } finally {
+      parsing -= 1;
     }
 
     const mergedAt = performance.now();
@@ -209,7 +227,7 @@ export function createMergeHandler(deps: TWorkerDeps): TJobHandler<'merge'> {
         created: stored.created,
         rows: merged.rowCount,
         parseMs: Math.round(mergedAt - startedAt),
-        parsedInThreads: parsePool !== null,
+        parsedInThreads: pool !== null,
         storeMs: Math.round(performance.now() - mergedAt),
         columns: merged.headers.length,
         files: merged.files.map((f) => ({

@@ -158,6 +158,10 @@ describe('merge job', () => {
       territory: habit.territory,
       totalRows: habit.days,
     });
+    // A real-size pair merged alone is parsed on the worker's own thread: the hop to the
+    // parse threads would cost more than it saves (LONE_PARSE_MAX_BYTES).
+    const stored = worker.logs.find((l) => l.datasetId === mergedData.downloadId);
+    expect(stored).toMatchObject({ msg: 'dataset stored', parsedInThreads: false });
 
     const row = await db
       .selectFrom('datasets')

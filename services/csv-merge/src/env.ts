@@ -23,9 +23,10 @@ export const ZWorkerEnv = ZWorkerBaseEnv.extend({
   /** Port of /healthz and /metrics; 0 picks a free port. */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9103),
   /**
-   * Parse threads this process keeps running (docs/BENCHMARKS.md): every merge parses its two
+   * Parse threads this process keeps running (docs/BENCHMARKS.md): a merge parses its two
    * files there, at the same time, so concurrent merges use every core and none pays for
-   * starting a thread. 0: none, files are parsed one after the other on the worker's thread.
+   * starting a thread (a merge of at most 1 MB alone in the process parses on the worker's
+   * thread). 0: none, files are parsed one after the other on the worker's thread.
    * Default: the cores (at least 1).
    */
   PARSE_THREADS: z.coerce

@@ -4,24 +4,9 @@
  * browsers whose worker is gone.
  */
 import { spawn } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { OWNER_SWITCH, reapOrphanBrowsers } from '../src/browser.pool';
-
-const POOL = fileURLToPath(new URL('../src/browser.pool.ts', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Pids of the processes whose command line carries `--aso-render-owner={owner}`. */
-async function browsersOf(owner: number): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.split('\0').includes(`${OWNER_SWITCH}=${owner}`)) found.push(Number(entry));
-  }
-  return found;
-}
+import { browsersOf, CHROMIUM, POOL } from './browsers.helpers';
 
 describe.skipIf(process.platform !== 'linux')('no orphaned browsers', () => {
   it('ends Chromium with the worker that launched it, whatever killed the worker', async () => {

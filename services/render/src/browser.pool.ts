@@ -1,4 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser } from 'puppeteer-core';
 
 /**
@@ -81,12 +82,9 @@ export class BrowserPool {
     const pending = this.browser;
     this.browser = null;
     if (!pending) return;
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), CLOSE_LAUNCH_WAIT_MS);
-    });
+    // Unref'd: once the launch has ended, the rest of the wait keeps nothing alive.
+    const gaveUp = delay(CLOSE_LAUNCH_WAIT_MS, null, { ref: false });
     const running = await Promise.race([pending.catch(() => null), gaveUp]);
-    clearTimeout(timer);
     await running?.close().catch(() => undefined);
   }
 }

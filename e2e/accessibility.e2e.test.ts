@@ -147,6 +147,9 @@ describe('accessibility (axe) on every screen at 1440x900 and 390x844', () => {
     await page.locator('#competitor-url-2').focus();
     await page.getByTestId('invalid-url-hint').waitFor();
     await page.getByTestId('competitor-url-1-field').getByRole('alert').waitFor();
+    // The main link's toast too (its toaster loads on demand): Escape closes the topmost
+    // layer, and a toast appearing after the sidebar sheet opened would take the Escape below.
+    await page.getByText('Invalid URL', { exact: true }).waitFor();
     findings.push(...(await checkBothSizes(page, 'audit form with errors')));
 
     await page.setViewportSize(VIEWPORTS.phone);

@@ -33,9 +33,24 @@ function describeExport(p: TParsedExport) {
 
 /** `bytes` as a stream of 64 KB pieces. */
 function streamOf(bytes: Buffer): Readable {
+  return Readable.from(streamOfPieces(bytes));
+}
+
+function streamOfPieces(bytes: Buffer): Buffer[] {
   const pieces: Buffer[] = [];
   for (let at = 0; at < bytes.length; at += 65_536) pieces.push(bytes.subarray(at, at + 65_536));
-  return Readable.from(pieces);
+  return pieces;
+}
+
+/** `bytes` in 64 KB pieces, and then no end: the stream stays open until it is destroyed. */
+function openStreamOf(bytes: Buffer): Readable {
+  const pieces = [...streamOfPieces(bytes)];
+  return new Readable({
+    read() {
+      const next = pieces.shift();
+      if (next) this.push(next);
+    },
+  });
 }
 
 const FILES = [
@@ -190,14 +205,17 @@ describe('parseAndMergeExports with the parse threads', () => {
 
   it('stops both parses when its pause throws (the merge budget or a cancel)', async () => {
     const stop = new Error('upload: cancelled');
+    // The first upload never ends (a client still sending): only the pause can end the merge,
+    // however fast or slow the thread is.
+    const conversionCSV = openStreamOf(constructedExport(20_000, ['Impressions', 'Downloads']));
+    const redownloadsCSV = streamOf(constructedExport(20_000, ['Redownloads', 'Total Downloads']));
     const error = await parseAndMergeExports(
-      {
-        conversionCSV: streamOf(constructedExport(60_000, ['Impressions', 'Downloads'])),
-        redownloadsCSV: streamOf(constructedExport(60_000, ['Redownloads'])),
-      },
+      { conversionCSV, redownloadsCSV },
       { pool, maxRows: 1_000_000, pause: () => Promise.reject(stop) },
     ).catch((e: unknown) => e);
     expect(error).toBe(stop);
+    expect(conversionCSV.destroyed).toBe(true);
+    expect(redownloadsCSV.destroyed).toBe(true);
     // The thread is free again: the next parse is answered.
     const path = ascFixture(SAMPLE_EXPORTS[2].conversion);
     expect((await pool.parse(createReadStream(path), 'conversionCSV')).rowCount).toBe(

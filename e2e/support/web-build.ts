@@ -26,8 +26,9 @@ const WEB_SOURCES = [
   join(WEB_DIR, 'src'),
   join(WEB_DIR, 'index.html'),
   join(WEB_DIR, 'vite.config.ts'),
+  join(WEB_DIR, 'build-plugins.ts'),
   join(WEB_DIR, 'package.json'),
-  ...['contracts', 'appstore', 'aso-rules', 'analytics'].map((p) =>
+  ...['contracts', 'api-client', 'appstore', 'aso-rules', 'analytics'].map((p) =>
     join(REPO_ROOT, 'packages', p, 'src'),
   ),
 ];

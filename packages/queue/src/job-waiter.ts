@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { QueueEvents, type Job } from 'bullmq';
 import type { TQueueName } from './catalog';
 import type { Producers } from './producer';
@@ -101,19 +102,19 @@ export class JobWaiter {
     const stopWatch = opts.requeue ? requeueWhenVanished(job, opts.requeue) : () => undefined;
     try {
       const deadline = Date.now() + timeoutMs;
-      const events = await this.queueEvents();
-      const left = Math.max(1, deadline - Date.now());
-      const value: unknown = await job.waitUntilFinished(events, left);
-      return { status: 'completed', value };
-    } catch (err) {
-      // waitUntilFinished rejects both for a failed job and for the deadline: ask the job.
+      const events = await this.queueEvents().catch(() => null);
+      if (events) {
+        const completed = await completedEvent(events, job, Math.max(1, deadline - Date.now()));
+        if (completed) return { status: 'completed', value: completed.value };
+      }
+      // Failed, finished before the wait listened, past the deadline, or no events: ask the job.
       const state = await job.getState().catch(() => 'unknown');
       if (state === 'failed' || state === 'completed') {
         const queue = this.opts.producers.queue(this.opts.queue);
         const current: Job =
           (job.id ? await queue.getJob(job.id).catch(() => undefined) : undefined) ?? job;
         if (state === 'completed') return { status: 'completed', value: current.returnvalue };
-        return { status: 'failed', reason: current.failedReason || (err as Error).message };
+        return { status: 'failed', reason: current.failedReason || 'the job failed' };
       }
       let removed = false;
       if (state === 'waiting' || state === 'prioritized' || state === 'delayed') {
@@ -142,6 +143,47 @@ export class JobWaiter {
       new Promise((resolve) => setTimeout(resolve, 2_000).unref()),
     ]);
   }
+}
+
+/**
+ * Resolves with `{ value }` (the job's return value) when the `completed` event of `job`
+ * arrives on `events` within `timeoutMs` (ms); with null on its `failed` event, at the
+ * deadline, or when the job had already finished before the listeners were on (the caller
+ * then reads the job). Never rejects. BullMQ's `Job.waitUntilFinished` does the same with its
+ * first check inside an async Promise executor, so a Redis error at that moment escaped as an
+ * unhandled rejection and ended the process.
+ */
+function completedEvent(
+  events: QueueEvents,
+  job: Job,
+  timeoutMs: number,
+): Promise<{ value: unknown } | null> {
+  // The per-job events (`completed:<id>`) are not in BullMQ's typed listener map.
+  const emitter = events as unknown as EventEmitter;
+  return new Promise((resolve) => {
+    const onCompleted = ({ returnvalue }: { returnvalue: unknown }) =>
+      settle({ value: returnvalue });
+    const onOther = () => settle(null);
+    const completed = `completed:${job.id}`;
+    const failed = `failed:${job.id}`;
+    const timer = setTimeout(onOther, timeoutMs);
+    function settle(outcome: { value: unknown } | null) {
+      clearTimeout(timer);
+      emitter.off(completed, onCompleted);
+      emitter.off(failed, onOther);
+      resolve(outcome);
+    }
+    emitter.on(completed, onCompleted);
+    emitter.on(failed, onOther);
+    // The job may have finished before the listeners were on. A Redis error here is left to
+    // the events and the deadline: once Redis is back, the job's end is still announced.
+    job.getState().then(
+      (state) => {
+        if (state === 'completed' || state === 'failed') onOther();
+      },
+      () => undefined,
+    );
+  });
 }
 
 /**

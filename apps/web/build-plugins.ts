@@ -1,25 +1,31 @@
 /**
  * What the web app's production build (`vite build`) does beyond Vite's defaults, to keep library
- * code the browser never runs out of the first load (docs/BENCHMARKS.md, section 6). Neither
- * applies to `vite dev` or the tests.
+ * code the browser never runs out of the first load (docs/BENCHMARKS.md, section 6). Both are
+ * plugins that apply to `vite build` only, not to `vite dev` or the tests.
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Alias, Plugin } from 'vite';
+import type { Plugin } from 'vite';
 
 /**
- * React Router's production build. Its package exports resolve every import to the development
- * build (dev warnings switched on, their code and texts in the bundle); the production build
- * beside it differs only by that switch. Returns the alias to it, or none when the package has no
- * such file (another layout in a later release: the build then keeps the default).
+ * Vite plugin: React Router's production build. Its package exports resolve every import to the
+ * development build (dev warnings switched on, their code and texts in the bundle); the
+ * production build beside it differs only by that switch. The plugin aliases `react-router` to
+ * it, or to nothing when the package has no such file (another layout in a later release: the
+ * build then keeps the default).
  */
-export function reactRouterProduction(): Alias[] {
-  const development = fileURLToPath(import.meta.resolve('react-router'));
-  const production = development.replace('/dist/development/', '/dist/production/');
-  return production !== development && existsSync(production)
-    ? [{ find: /^react-router$/, replacement: production }]
-    : [];
+export function reactRouterProduction(): Plugin {
+  return {
+    name: 'aso:react-router-production',
+    apply: 'build',
+    config() {
+      const development = fileURLToPath(import.meta.resolve('react-router'));
+      const production = development.replace('/dist/development/', '/dist/production/');
+      if (production === development || !existsSync(production)) return null;
+      return { resolve: { alias: [{ find: /^react-router$/, replacement: production }] } };
+    },
+  };
 }
 
 /** What a left-out JSON Schema function throws if anything in the browser calls it. */

@@ -10,9 +10,10 @@ import { reactRouterProduction, zodWithoutJsonSchema } from './build-plugins';
 // Text assets are compressed once here, at build, as `.br` and `.gz` beside each file: the api
 // serves the one the browser's Accept-Encoding asks for (@fastify/static `preCompressed`),
 // so no request pays for compression.
-export default defineConfig(({ command }) => ({
+export default defineConfig({
   plugins: [
     zodWithoutJsonSchema(),
+    reactRouterProduction(),
     react(),
     tailwindcss(),
     compression({
@@ -29,14 +30,11 @@ export default defineConfig(({ command }) => ({
     }),
   ],
   resolve: {
-    alias: [
-      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
-      ...(command === 'build' ? reactRouterProduction() : []),
-    ],
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
     // Workspace packages from their sources (the `@aso/source` export condition), so the web
     // app builds without building them first.
     conditions: ['@aso/source', ...defaultClientConditions],
   },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
   build: { sourcemap: true, chunkSizeWarningLimit: 1200 },
-}));
+});

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { build, type Plugin, type Rollup } from 'vite';
+import { build, type Alias, type Plugin, type Rollup, type UserConfig } from 'vite';
 import { describe, expect, it } from 'vitest';
 import {
   JSON_SCHEMA_LEFT_OUT,
@@ -71,8 +71,11 @@ describe('zodWithoutJsonSchema', () => {
 });
 
 describe('reactRouterProduction', () => {
-  it("points react-router alone at the package's production build", () => {
-    const [alias] = reactRouterProduction();
+  it("points react-router alone at the package's production build, in builds only", () => {
+    const plugin = reactRouterProduction();
+    expect(plugin.apply).toBe('build');
+    const config = (plugin.config as () => UserConfig | null)();
+    const [alias] = (config?.resolve?.alias ?? []) as Alias[];
     expect(alias).toBeDefined();
     const find = alias?.find as RegExp;
     expect(find.test('react-router')).toBe(true);

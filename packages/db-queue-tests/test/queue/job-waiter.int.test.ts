@@ -39,6 +39,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker?.close();
+  // A connection handed to a worker is the caller's to close.
+  workerConnection?.disconnect();
   await waiter.close();
   await producers.close();
   commands.disconnect();
@@ -94,7 +96,7 @@ describe('JobWaiter', () => {
     });
     await worker.close();
     worker = null;
-    // A connection handed to a worker is the caller's to close.
+    // Closed before the next case kills Redis, so it does not reconnect meanwhile.
     workerConnection?.disconnect();
   });
 

@@ -4,15 +4,8 @@ import { EXPORT_CSV_OPTIONS, hasRunawayQuote, type TUnreadableLines } from './ex
 import { sameCells, type THeaderFound } from './export-header.finder';
 import { countLineEnds, HEADER_SEARCH_LINES, type TExportDelimiter } from './text-decoder.stream';
 
-/** Records given at a time by {@link dataRecords} and {@link inBatches}. */
+/** Records given at a time by {@link dataRecords}. */
 export const BATCH_RECORDS = 1024;
-
-/** `records` in batches of {@link BATCH_RECORDS}, as {@link dataRecords} gives them. */
-export async function* inBatches(records: string[][]): AsyncGenerator<string[][], void, undefined> {
-  for (let at = 0; at < records.length; at += BATCH_RECORDS) {
-    yield records.slice(at, at + BATCH_RECORDS);
-  }
-}
 
 /** Line breaks inside a record's cells (quoted cells written across lines), 0 for most. */
 function breaksInside(record: readonly string[]): number {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CsvExportError } from './csv-export.error';
 import { MAX_EXPORT_COLUMNS, MAX_EXPORT_ROWS, MAX_RECORD_BYTES } from './export-limits';
 import { parseExport } from './export.parser';
+import { FAST_CHUNK_CHARS } from './export-fast.reader';
 
 function parseText(text: string | Buffer) {
   return parseExport(
@@ -285,6 +286,60 @@ describe('parseExport on broken quotes, double BOMs and mixed line breaks (docs/
     expect((error as CsvExportError).message).toBe(
       `conversionCSV: a line is longer than ${MAX_RECORD_BYTES} bytes; expected one CSV record per day below the header row`,
     );
+  });
+
+  // papaparse splits a file of up to 2 MB in pieces of FAST_CHUNK_CHARS, reading each
+  // piece's records into the rows at once; these files run over several pieces.
+  const manyDays = (count: number, cell: (i: number) => string) =>
+    Array.from({ length: count }, (_, i) => {
+      const day = new Date(Date.UTC(2000, 0, 1 + i));
+      return `${day.getUTCMonth() + 1}/${day.getUTCDate()}/${day.getUTCFullYear()},${i},${cell(i)}`;
+    });
+
+  it('reads no row twice when an unclosed quote pieces into the file sends it to csv-parse', async () => {
+    const rows = manyDays(3_000, () => '1');
+    const text = `Date,A,B\r\n${rows.slice(0, 2_500).join('\r\n')}\r\n7/2/25,"3,4\r\n${rows.slice(2_500).join('\r\n')}\r\n`;
+    expect(text.indexOf('"')).toBeGreaterThan(2 * FAST_CHUNK_CHARS);
+    const p = await parseText(text);
+    expect(p.rowCount).toBe(2_500);
+    expect(p.skippedRows).toBe(0);
+    expect([p.date(0), p.cell(2_499, 1)]).toEqual(['1/1/2000', 2_499]);
+    expect(p.notices).toEqual([expect.stringContaining('lines 2502 to the end of the file')]);
+  });
+
+  it('keeps quoted cells written across lines where two pieces meet', async () => {
+    const rows = manyDays(2_000, (i) => `"note\r\n${i}"`);
+    const p = await parseText(`Date,A,Note\r\n${rows.join('\r\n')}\r\n`);
+    expect(p.notices).toEqual([]);
+    expect(p.rowCount).toBe(2_000);
+    const cells = p.toRows().map((r) => r.cells);
+    expect(cells.every((c, i) => c[1] === i && c[2] === `note\r\n${i}`)).toBe(true);
+  });
+
+  it('ends when its last piece pauses', async () => {
+    let pauses = 0;
+    const text = `Date,A,B\r\n${manyDays(1_100, () => '1').join('\r\n')}\r\n`;
+    // The 1,024th record is in the last of two pieces.
+    expect(text.length).toBeGreaterThan(FAST_CHUNK_CHARS);
+    expect(text.length).toBeLessThan(2 * FAST_CHUNK_CHARS);
+    const p = await parseExport(Readable.from([Buffer.from(text)]), 'conversionCSV', {
+      pauseEveryMs: 0,
+      pause: async () => {
+        pauses++;
+      },
+    });
+    expect([p.rowCount, pauses]).toEqual([1_100, 1]);
+  });
+
+  it('stops splitting when the pause of the merge throws', async () => {
+    const stop = new Error('budget spent');
+    const text = `Date,A,B\r\n${manyDays(5_000, () => '1').join('\r\n')}\r\n`;
+    const error = await parseExport(Readable.from([Buffer.from(text)]), 'conversionCSV', {
+      pauseEveryMs: 0,
+      pause: () => Promise.reject(stop),
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CsvExportError);
+    expect((error as CsvExportError).cause).toBe(stop);
   });
 
   it('keeps a quoted cell written across lines', async () => {

@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import { CsvError } from 'csv-parse';
 import type { TUploadField } from '@aso/contracts';
-import { CellTable } from './cell.table';
 import { createCellReader } from './cell-value.reader';
 import { CsvExportError } from './csv-export.error';
 import {
@@ -11,8 +10,8 @@ import {
   unreadableNotice,
   unreadableReason,
 } from './export-csv.options';
-import { ExportDates, NO_DAY } from './export-day.parser';
 import { fastDataRecords } from './export-fast.reader';
+import { ExportRowCollector } from './export-rows.collector';
 import {
   findHeader,
   HEAD_MAX_CHARS,
@@ -27,12 +26,11 @@ import {
   nextTurn,
   PAUSE_EVERY_MS,
   RECORDS_PER_ROW,
-  tooManyRows,
   type TParseOptions,
 } from './export-limits';
 import { ParsedExport } from './export-result';
 import { SLOT_LABEL } from './exports.crosscheck';
-import { dataRecords, inBatches } from './export-stream.reader';
+import { dataRecords } from './export-stream.reader';
 import { parsePreamble } from './preamble.parser';
 import {
   countLineEnds,
@@ -40,9 +38,6 @@ import {
   isDateHeaderCell,
   openExportText,
 } from './text-decoder.stream';
-
-/** Date cells of summary rows that some exports append ('Total', 'Totals', 'Grand Total', 'Sum'). */
-const SUMMARY_ROW = /^(?:grand\s+)?(?:total|totals|sum)$/i;
 
 /**
  * Parses one App Store Connect export (docs/product.md#merging-exports) into a compact {@link
@@ -145,13 +140,21 @@ export async function parseExport(
   const { headers: allHeaders, unnamed } = uniqueHeaders(found.headerCells);
   const width = found.headerCells.length;
   const dateColumn = found.headerCells.findIndex(isDateHeaderCell);
-  const table = new CellTable(width);
-  const dates = new ExportDates();
-  /** Columns holding a value in a kept row (unnamed columns without any are dropped). */
-  const filled = new Uint8Array(width);
-  const textColumns: number[] = [];
   const readCell = createCellReader(text.delimiter);
-  let skippedRows = 0;
+  const newRows = () => new ExportRowCollector({ field, maxRows, width, dateColumn, readCell });
+  let rows = newRows();
+
+  // Pauses at most every 1,024 records, once `pauseEveryMs` have passed since the last.
+  let lastPause = performance.now();
+  let pauseCheckedAt = 0;
+  const pauseIfDue = (): Promise<void> | null => {
+    if (rows.records >> 10 === pauseCheckedAt >> 10) return null;
+    pauseCheckedAt = rows.records;
+    if (performance.now() - lastPause < pauseEveryMs) return null;
+    return pause().then(() => {
+      lastPause = performance.now();
+    });
+  };
 
   // A file small enough is read whole and split by papaparse when it can (see
   // fastDataRecords); any other streams through csv-parse. Reading ahead stops once the lines
@@ -161,72 +164,44 @@ export async function parseExport(
   /** Lines csv-parse could not read as rows, left out (the first MAX_LINE_NOTICES). */
   const unreadable: TUnreadableLines[] = [];
   let moreUnreadable = 0;
-  let fast: string[][] | null = null;
   await readAhead(
     () => headChars <= FAST_PARSE_MAX_CHARS && lineEnds <= maxRecords + found.headerLine,
   );
-  if (ended) {
-    fast = fastDataRecords(head.join(''), text.delimiter, found, maxRecords + 1);
-  }
-  const batches = fast
-    ? inBatches(fast)
-    : dataRecords(head, ended ? null : chunks, text.delimiter, found, (lines) => {
+  try {
+    const fast =
+      ended &&
+      (await fastDataRecords(
+        head.join(''),
+        text.delimiter,
+        found,
+        (record) => rows.add(record),
+        pauseIfDue,
+      ));
+    if (!fast) {
+      // What the papaparse pass read before it gave up is read again by csv-parse.
+      rows = newRows();
+      pauseCheckedAt = 0;
+      const batches = dataRecords(head, ended ? null : chunks, text.delimiter, found, (lines) => {
         if (unreadable.length < MAX_LINE_NOTICES) unreadable.push(lines);
         else moreUnreadable++;
       });
-  let records = 0;
-  let lastPause = performance.now();
-  try {
-    for await (const batch of batches) {
-      for (const record of batch) {
-        if ((++records & 1023) === 0 && performance.now() - lastPause >= pauseEveryMs) {
-          await pause();
-          lastPause = performance.now();
+      try {
+        for await (const batch of batches) {
+          for (const record of batch) {
+            rows.add(record);
+            if ((rows.records & 1023) === 0) await pauseIfDue();
+          }
         }
-        if (records > maxRows * RECORDS_PER_ROW) throw tooManyRows(field, maxRows);
-        const date = (record[dateColumn] ?? '').trim();
-        if (date === '') {
-          skippedRows++;
-          continue;
-        }
-        const day = dates.push(date);
-        // A repeated header or a summary row ('Total') has no date that parses.
-        if (day === NO_DAY && (isDateHeaderCell(date) || SUMMARY_ROW.test(date))) {
-          dates.pop();
-          skippedRows++;
-          continue;
-        }
-        if (dates.length > maxRows) throw tooManyRows(field, maxRows);
-        const row = table.addRow();
-        let hasNumber = false;
-        textColumns.length = 0;
-        const cells = Math.min(record.length, width);
-        for (let col = 0; col < cells; col++) {
-          if (col === dateColumn) continue;
-          const value = readCell(record[col]!);
-          if (value === null) continue;
-          if (typeof value === 'number') {
-            hasNumber = true;
-            filled[col] = 1;
-          } else textColumns.push(col);
-          table.set(row, col, value);
-        }
-        if (day === NO_DAY && !hasNumber) {
-          table.removeLastRow();
-          dates.pop();
-          skippedRows++;
-          continue;
-        }
-        for (const col of textColumns) filled[col] = 1;
+      } finally {
+        await batches.return();
       }
     }
   } catch (error) {
     if (error instanceof CsvExportError) throw error;
     if (error instanceof CsvError) throw csvFailure(field, error, true);
     throw new CsvExportError(field, 'read_failed', 'the file could not be read', { cause: error });
-  } finally {
-    await batches.return();
   }
+  const { table, dates, filled, skippedRows } = rows;
 
   if (dates.length === 0) {
     const first = unreadable[0];

@@ -6,8 +6,13 @@ import { QUEUES } from '@aso/queue';
 import { checkProgress, FOUR_APP_AUDIT, openProgress } from '../harness/audit.runner';
 import type { TBenchUser } from '../harness/bench.users';
 import type { BenchSystem } from '../harness/bench.system';
-import { openStreams, type TSseConnection } from '../harness/sse.client';
-import { measureSseFloor, type TSseFloor } from '../harness/sse-floor';
+import { openStreams, type TReceivedMessage, type TSseConnection } from '../harness/sse.client';
+import {
+  measureSseFloor,
+  type TSseFloor,
+  type TSseFloorMessage,
+  type TSseFloorSchedule,
+} from '../harness/sse-floor';
 import { ProcessSampler } from '../probes/process.sampler';
 import { processRedisConnections } from '../probes/redis.probe';
 import { metricValue, scrapeMetrics } from '../probes/prometheus.probe';
@@ -20,9 +25,11 @@ import { NO_CACHE_ENV } from './throughput.bench';
 
 /** Target: SSE relay latency p95 under 50 ms with 2,000 clients. */
 export const SSE_P95_TARGET_MS = 50;
-/** Messages the transport floor writes to every stream per run, and the pause after each (ms). */
-export const FLOOR_BURSTS = 5;
-const FLOOR_GAP_MS = 400;
+/**
+ * Target at the transport's floor: relay latency p95 at most this multiple of the p95 of a bare
+ * `node:http` server writing the same run's messages to the same streams at the same moments.
+ */
+export const SSE_FLOOR_RATIO_TARGET = 1.2;
 
 /** Soft limit of open files of this process (`Max open files` of /proc/self/limits); null when unknown. */
 export function openFilesLimit(limits = readFileSync('/proc/self/limits', 'utf8')): number | null {
@@ -35,8 +42,8 @@ export function openFilesLimit(limits = readFileSync('/proc/self/limits', 'utf8'
 interface TFanOutRun {
   /** Relay latencies of live `step` messages (worker append -> client receipt, ms). */
   latencies: number[];
-  /** Median size of a live `step` message's data (bytes of UTF-8). */
-  stepDataBytes: number;
+  /** The run's load shape (streams per audit, each audit's live messages at their moments), for the floor. */
+  schedule: TSseFloorSchedule;
   /** Messages received in total, and how many were replayed (emitted before the client connected). */
   messages: number;
   replayed: number;
@@ -47,6 +54,12 @@ interface TFanOutRun {
   promOpenStreams: number | null;
   clientLoopDelayP99Ms: number;
   apiPeakRssMb: number;
+  /** CPU of the gateway process (user and system) from the queue's resume to the last complete (ms). */
+  apiCpuMs: number;
+  /** Over the same window: the workers' CPU (scraper and analyzer, ms), the Redis server's (ms; null when unknown), and this load generator's (ms). */
+  workersCpuMs: number;
+  redisCpuMs: number | null;
+  clientCpuMs: number;
   /** Redis connections of the gateway: before any client, at each quarter of the clients, and the most seen while streaming. */
   redisConnections: { at: number; count: number; names: string[] }[];
   maxRedisConnectionsStreaming: number;
@@ -66,6 +79,42 @@ async function connectAll(
       if (quarters.has(connected)) await onQuarter(connected);
     },
   );
+}
+
+/**
+ * The load shape of a fan-out run, for the transport floor: the streams of each audit, and each
+ * audit's messages that were live for all its clients (emitted after the last of them
+ * connected) at the moment they were emitted (`emittedAt`, relative to the run's first) with
+ * their size. The terminal `complete` carries no time: it is placed with the audit's last step,
+ * which the workers emit just before it.
+ */
+function loadShape(
+  auditIds: readonly string[],
+  plan: readonly { auditId: string }[],
+  conns: readonly TSseConnection[],
+  references: ReadonlyMap<string, { messages: readonly TReceivedMessage[] }>,
+): TSseFloorSchedule {
+  const groups = auditIds.map((id) => plan.filter((p) => p.auditId === id).length);
+  const shaped: TSseFloorMessage[] = [];
+  for (const [group, auditId] of auditIds.entries()) {
+    const connectedAt = Math.max(
+      ...conns.filter((_, i) => plan[i]!.auditId === auditId).map((c) => c.connectedAt),
+    );
+    let lastAt: number | null = null;
+    for (const m of references.get(auditId)!.messages) {
+      const dataBytes = Buffer.byteLength(m.data);
+      if (m.event === 'step') {
+        const { emittedAt } = ZStepEventData.parse(JSON.parse(m.data));
+        if (emittedAt === undefined || emittedAt < connectedAt) continue;
+        lastAt = emittedAt;
+        shaped.push({ group, atMs: emittedAt, event: 'step', dataBytes });
+      } else if (m.event === 'complete' && lastAt !== null) {
+        shaped.push({ group, atMs: lastAt, event: 'complete', dataBytes });
+      }
+    }
+  }
+  const first = Math.min(...shaped.map((m) => m.atMs));
+  return { groups, messages: shaped.map((m) => ({ ...m, atMs: m.atMs - first })) };
 }
 
 /**
@@ -108,7 +157,13 @@ async function fanOutRun(
     if (ctx.cpuProfile) await system.startApiProfile();
     const clientLoop = monitorEventLoopDelay({ resolution: 10 });
     clientLoop.enable();
-    const sampler = new ProcessSampler([{ name: 'api', pid: apiPid }]).start();
+    const redisPid = Number(/process_id:(\d+)/.exec(await system.redis.info('server'))?.[1]);
+    const sampler = new ProcessSampler([
+      { name: 'api', pid: apiPid },
+      ...system.workerProcesses.map((w) => ({ name: 'worker', pid: w.pid })),
+      ...(redisPid > 0 ? [{ name: 'redis', pid: redisPid }] : []),
+    ]).start();
+    const clientCpuAtStart = process.cpuUsage();
     let maxStreaming = 0;
     const watch = setInterval(() => {
       processRedisConnections(system.redis, apiPid).then(
@@ -134,7 +189,11 @@ async function fanOutRun(
     const after = before === null ? null : await scrapeMetrics(system.api.baseUrl);
     const promLag = after === null ? null : metricValue(after, 'nodejs_eventloop_lag_p99_seconds');
     if (ctx.cpuProfile) await system.stopApiProfile(`fan-out-${clients}-clients-${Date.now()}`);
-    const [usage] = sampler.stop();
+    const usages = sampler.stop();
+    const clientCpu = process.cpuUsage(clientCpuAtStart);
+    const cpuMsOf = (name: string) =>
+      usages.filter((u) => u.name === name).reduce((sum, u) => sum + u.cpuSeconds * 1000, 0);
+    const usage = usages[0];
     if (finished === 'timeout') {
       const open = conns.filter(
         (c) => !c.messages.some((m) => m.event === 'complete' || m.event === 'error'),
@@ -156,7 +215,6 @@ async function fanOutRun(
       references.set(auditId, replay);
     }
     const latencies: number[] = [];
-    const stepBytes: number[] = [];
     let messages = 0;
     let replayed = 0;
     for (const [i, conn] of conns.entries()) {
@@ -169,17 +227,20 @@ async function fanOutRun(
         if (emittedAt === undefined)
           throw new BenchFailure(`audit ${auditId}: a step message carries no emittedAt`);
         if (emittedAt < conn.connectedAt) replayed++;
-        else {
-          latencies.push(m.receivedAt - emittedAt);
-          stepBytes.push(Buffer.byteLength(m.data));
-        }
+        else latencies.push(m.receivedAt - emittedAt);
       }
     }
+    const schedule = loadShape(
+      ids.map(({ auditId }) => auditId),
+      plan,
+      conns,
+      references,
+    );
     if (latencies.length === 0)
       throw new BenchFailure('no live step message was received: nothing to measure');
     return {
       latencies,
-      stepDataBytes: median(stepBytes),
+      schedule,
       messages,
       replayed,
       loopDelayP99Ms: loop.p99,
@@ -187,6 +248,10 @@ async function fanOutRun(
       promOpenStreams,
       clientLoopDelayP99Ms: clientLoop.percentile(99) / 1e6,
       apiPeakRssMb: usage!.peakRssMb,
+      apiCpuMs: usage!.cpuSeconds * 1000,
+      workersCpuMs: cpuMsOf('worker'),
+      redisCpuMs: redisPid > 0 ? cpuMsOf('redis') : null,
+      clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
       redisConnections,
       maxRedisConnectionsStreaming: maxStreaming,
     };
@@ -240,15 +305,10 @@ export const sseFanOutBenchmark: TBenchmark = {
         `sse: run ${run + 1}/${size.runs}: ${r.latencies.length} live messages, p95 ${formatValue(percentile(r.latencies, 95), 'ms')}, ` +
           `p99 ${formatValue(percentile(r.latencies, 99), 'ms')}, gateway loop p99 ${formatValue(r.loopDelayP99Ms, 'ms')}`,
       );
-      const f = await measureSseFloor({
-        clients: size.clients,
-        bursts: FLOOR_BURSTS,
-        gapMs: FLOOR_GAP_MS,
-        dataBytes: r.stepDataBytes,
-      });
+      const f = await measureSseFloor(r.schedule);
       floors.push(f);
       ctx.log(
-        `sse: transport floor ${run + 1}/${size.runs} (bare node:http server, ${size.clients} streams, ${r.stepDataBytes}-byte messages): ` +
+        `sse: transport floor ${run + 1}/${size.runs} (bare node:http server, the run's ${r.schedule.messages.length} messages to its ${size.clients} streams): ` +
           `p50 ${formatValue(percentile(f.latencies, 50), 'ms')}, p95 ${formatValue(percentile(f.latencies, 95), 'ms')}`,
       );
     }
@@ -261,12 +321,33 @@ export const sseFanOutBenchmark: TBenchmark = {
       figures.add('loop', `gateway event-loop delay p99, ${n} clients`, 'ms', r.loopDelayP99Ms);
       figures.add('rss', `gateway peak RSS, ${n} clients`, 'MB', r.apiPeakRssMb);
       figures.add(
+        'cpu',
+        `gateway CPU from the resume to the last complete, ${n} clients`,
+        'ms',
+        r.apiCpuMs,
+      );
+      figures.add(
+        'cpu.workers',
+        "the workers' CPU over the same window (scraper, analyzer)",
+        'ms',
+        r.workersCpuMs,
+      );
+      if (r.redisCpuMs !== null)
+        figures.add('cpu.redis', "the Redis server's CPU over the same window", 'ms', r.redisCpuMs);
+      figures.add(
+        'cpu.client',
+        "the load generator's CPU over the same window",
+        'ms',
+        r.clientCpuMs,
+      );
+      figures.add(
         'redis',
         `gateway Redis connections with ${n} clients (most seen while streaming)`,
         'count',
         Math.max(r.maxRedisConnectionsStreaming, ...r.redisConnections.map((c) => c.count)),
       );
       figures.add('messages', `messages delivered (all clients)`, 'count', r.messages);
+      figures.add('live', `live step messages measured (all clients)`, 'count', r.latencies.length);
       if (r.promLoopP99Ms !== null)
         figures.add(
           'promloop',
@@ -288,17 +369,35 @@ export const sseFanOutBenchmark: TBenchmark = {
         r.clientLoopDelayP99Ms,
       );
     }
-    for (const f of floors) {
+    for (const [run, f] of floors.entries()) {
       for (const q of [50, 95, 99])
         figures.add(
           `floor.p${q}`,
-          `transport floor: receipt p${q}, a bare node:http server writing one message to all ${n} streams at once`,
+          `transport floor: receipt p${q}, a bare node:http server writing the run's messages to its ${n} streams at their moments`,
           'ms',
           percentile(f.latencies, q),
         );
       figures.add(
+        'floor.ratio',
+        'relay latency p95 / transport floor p95 of the same run',
+        'x',
+        percentile(runsSeen[run]!.latencies, 95) / percentile(f.latencies, 95),
+      );
+      figures.add(
+        'floor.cpu',
+        "transport floor: its server's CPU writing the run's messages",
+        'ms',
+        f.serverCpuMs,
+      );
+      figures.add(
+        'floor.clientcpu',
+        "transport floor: the load generator's CPU while the run's messages arrived",
+        'ms',
+        f.clientCpuMs,
+      );
+      figures.add(
         'floor.messages',
-        `transport floor: messages received (${FLOOR_BURSTS} to each of ${n} streams)`,
+        "transport floor: step messages received (the run's live steps, on every stream of their audit)",
         'count',
         f.latencies.length,
       );
@@ -339,6 +438,12 @@ export const sseFanOutBenchmark: TBenchmark = {
       'the same gateway before any client connected',
       runsSeen.map((r) => r.redisConnections[0]!.count),
     );
+    if (floors.length)
+      figures.baseline(
+        'cpu',
+        "the transport floor's server writing the same messages",
+        floors.map((f) => f.serverCpuMs),
+      );
     figures.baseline(
       'clientloop',
       'one client, one audit',
@@ -372,9 +477,17 @@ export const sseFanOutBenchmark: TBenchmark = {
             ? `constant at ${growth[0]!.streaming} in every run (${growth[0]!.names.join(', ')}) from 0 to ${n} clients and while streaming`
             : `NOT constant: ${growth.map((g) => `${g.points}; while streaming at most ${g.streaming}`).join(' / ')}`) +
           (floors.length
-            ? `; transport floor of this machine (a bare node:http server writing one message to all ${n} streams, same load generator): p95 ${formatValue(median(figures.samples('floor.p95')), 'ms')}`
+            ? `; transport floor of this machine (a bare node:http server writing the same messages to the same streams at the same moments, same load generator): p95 ${formatValue(median(figures.samples('floor.p95')), 'ms')}`
             : ''),
         met: p95 < SSE_P95_TARGET_MS && constant,
+      });
+    }
+    if (floors.length && n >= 2000) {
+      const ratio = median(figures.samples('floor.ratio'));
+      targets.push({
+        target: `SSE relay p95 with 2,000 clients at most ${SSE_FLOOR_RATIO_TARGET}x the transport floor of the same run (a bare node:http server writing the run's messages to the same streams at the same moments)`,
+        measured: `${formatValue(ratio, 'x')} (median over runs of each run's ratio; relay p95 ${formatValue(median(figures.samples('p95')), 'ms')}, floor p95 ${formatValue(median(figures.samples('floor.p95')), 'ms')})`,
+        met: ratio <= SSE_FLOOR_RATIO_TARGET,
       });
     }
     const last = runsSeen.at(-1);
@@ -390,7 +503,7 @@ export const sseFanOutBenchmark: TBenchmark = {
         "Every client's messages are checked against a replay of its audit read afterwards: same ids, same payloads, same order; any difference fails the benchmark.",
         'Gateway event-loop delay: monitorEventLoopDelay inside the api process (preloaded probe, 10 ms resolution), window = from all clients connected to the last complete.',
         "Redis connections of the gateway: the api process's TCP sockets to Redis (/proc), named through CLIENT LIST.",
-        `Transport floor, after each run: the same ${n} streams of the same client on a bare node:http server in its own process (no framework, no bus, no audits, no workers: bench/src/harness/sse-floor.server.ts), which writes one step-sized message (the run's median) to every stream at once, ${FLOOR_BURSTS} times ${FLOOR_GAP_MS} ms apart; latency = its emittedAt to the chunk's receipt, as above. It is the cost of the socket writes, loopback TCP and the reads alone on this machine.`,
+        `Transport floor, after each run: the same ${n} streams of the same client, grouped as the run's audits, on a bare node:http server in its own process (no framework, no bus, no audits, no workers: bench/src/harness/sse-floor.server.ts), which writes the run's live messages (each audit's steps at the moments the workers emitted them, each as large as in the run, the terminal complete with the last step) to the streams of their audit, the messages of one audit that are due together in one write; latency = the moment a message was due to the chunk's receipt, as above. It is the cost of the socket writes, loopback TCP and the reads of the same load on this machine.`,
       ],
       figures: figures.build(),
       tables: last

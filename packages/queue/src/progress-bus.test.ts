@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareEntryIds } from './progress-bus';
+import { compareEntryIds, parseAnnouncement } from './progress-bus';
 
 describe('compareEntryIds', () => {
   it('orders by milliseconds, then by sequence, numerically rather than as text', () => {
@@ -28,5 +28,47 @@ describe('compareEntryIds', () => {
     const ids = ['1-0', '1-1', '1-10', '2-0', '10-0', '10-2', '100-0'];
     const shuffled = [ids[4], ids[0], ids[6], ids[2], ids[5], ids[1], ids[3]] as string[];
     expect(shuffled.sort(compareEntryIds)).toEqual(ids);
+  });
+});
+
+describe('parseAnnouncement', () => {
+  const event = {
+    type: 'complete',
+    auditId: 'a1',
+    emittedAt: 1_700_000_000_000,
+  } as const;
+
+  it('reads the audit, the previous entry id and the entry (its JSON may hold spaces)', () => {
+    const json = JSON.stringify({ ...event, note: undefined });
+    expect(parseAnnouncement(`a1 1-0 2-0 ${json}`)).toEqual({
+      auditId: 'a1',
+      entry: { previousId: '1-0', entry: { id: '2-0', event } },
+    });
+    const step = {
+      type: 'step',
+      emittedAt: 1,
+      step: {
+        step_id: 'finalize',
+        status: 'in_progress',
+        message: 'Writing the report now',
+        progress_pct: 50,
+        started_at: null,
+        ended_at: null,
+      },
+    };
+    expect(parseAnnouncement(`a2 0-0 5-1 ${JSON.stringify(step)}`).entry?.entry.event).toEqual(
+      step,
+    );
+  });
+
+  it('takes a bare audit id, or anything that does not parse, as a wake-up without an entry', () => {
+    expect(parseAnnouncement('a1')).toEqual({ auditId: 'a1', entry: null });
+    expect(parseAnnouncement('a1 1-0')).toEqual({ auditId: 'a1', entry: null });
+    expect(parseAnnouncement('a1 1-0 2-0')).toEqual({ auditId: 'a1', entry: null });
+    expect(parseAnnouncement('a1 1-0 2-0 {not json')).toEqual({ auditId: 'a1', entry: null });
+    expect(parseAnnouncement('a1 1-0 2-0 {"type":"unknown"}')).toEqual({
+      auditId: 'a1',
+      entry: null,
+    });
   });
 });

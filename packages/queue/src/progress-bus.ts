@@ -61,10 +61,76 @@ function compareDigits(
 }
 
 /**
+ * Appends an event to an audit's stream, refreshes its expiry and announces it, in one atomic
+ * step, so that the announcement can carry the new entry and the id of the entry before it
+ * (which a subscriber needs to know that it missed nothing). KEYS[1]: the stream; ARGV: cap
+ * (MAXLEN ~), expiry (s), channel, audit id, event JSON. Returns the new entry's id. The
+ * channel is published to from the script: in Redis Cluster a PUBLISH reaches every node, so
+ * the script needs only its stream's slot.
+ */
+const APPEND_SCRIPT = `
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local previous = '0-0'
+if #last > 0 then previous = last[1][1] end
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'e', ARGV[5])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+redis.call('PUBLISH', ARGV[3], ARGV[4] .. ' ' .. previous .. ' ' .. id .. ' ' .. ARGV[5])
+return id
+`;
+
+/** Name of {@link APPEND_SCRIPT} as a command of the bus's connection (ioredis `defineCommand`). */
+const APPEND_COMMAND = 'asoProgressAppend';
+
+interface TAppendCommand {
+  [APPEND_COMMAND](
+    key: string,
+    maxLen: number,
+    ttlSeconds: number,
+    channel: string,
+    auditId: string,
+    json: string,
+  ): Promise<string>;
+}
+
+/**
+ * What a subscriber receives on the bus channel: `<auditId> <previousId> <id> <event JSON>`,
+ * as {@link APPEND_SCRIPT} publishes it. `entry` is null for a bare `<auditId>` (a wake-up
+ * without the entry, as earlier versions of the workers publish) and for anything that does
+ * not parse: the subscriber then reads the stream.
+ */
+export function parseAnnouncement(message: string): {
+  auditId: string;
+  entry: { previousId: string; entry: TProgressEntry } | null;
+} {
+  const a = message.indexOf(' ');
+  if (a < 0) return { auditId: message, entry: null };
+  const auditId = message.slice(0, a);
+  const b = message.indexOf(' ', a + 1);
+  const c = b < 0 ? -1 : message.indexOf(' ', b + 1);
+  if (c < 0) return { auditId, entry: null };
+  let json: unknown;
+  try {
+    json = JSON.parse(message.slice(c + 1));
+  } catch {
+    return { auditId, entry: null };
+  }
+  const parsed = ZBusEvent.safeParse(json);
+  if (!parsed.success) return { auditId, entry: null };
+  return {
+    auditId,
+    entry: {
+      previousId: message.slice(a + 1, b),
+      entry: { id: message.slice(b + 1, c), event: parsed.data },
+    },
+  };
+}
+
+/**
  * The progress event bus, write and read side (docs/product.md#progress-events): each audit's
- * events are appended to a capped, expiring Redis Stream, and the audit id is published on ONE
- * pub/sub channel so gateways know to read. The stream is the durable record; pub/sub only wakes
- * readers up.
+ * events are appended to a capped, expiring Redis Stream and announced on ONE pub/sub channel,
+ * with the entry and the id of the one before it. The stream is the durable record; a
+ * subscriber that holds the previous entry takes the announced one as it is, and reads the
+ * stream whenever it cannot be sure it missed nothing.
  */
 export class ProgressBus {
   readonly channel: string;
@@ -79,6 +145,9 @@ export class ProgressBus {
     this.channel = `${opts.prefix}:progress`;
     this.maxLen = opts.maxLen ?? 2_000;
     this.ttl = opts.ttlSeconds ?? 86_400;
+    // ioredis sends the script by its hash and falls back to the whole script once per server.
+    if (!(APPEND_COMMAND in redis))
+      redis.defineCommand(APPEND_COMMAND, { numberOfKeys: 1, lua: APPEND_SCRIPT });
   }
 
   /** Redis key of an audit's stream. */
@@ -87,20 +156,19 @@ export class ProgressBus {
   }
 
   /**
-   * Appends `event` to the audit's stream, refreshes its expiry and publishes a wake-up.
-   * Returns the new entry id. Throws when Redis refuses (the caller's job then retries).
+   * Appends `event` to the audit's stream, refreshes its expiry and announces it (see
+   * {@link parseAnnouncement}), atomically. Returns the new entry id. Throws when Redis refuses
+   * (the caller's job then retries).
    */
   async append(auditId: string, event: TBusEvent): Promise<string> {
-    const key = this.streamKey(auditId);
-    const res = await this.redis
-      .multi()
-      .xadd(key, 'MAXLEN', '~', this.maxLen, '*', 'e', JSON.stringify(event))
-      .expire(key, this.ttl)
-      .publish(this.channel, auditId)
-      .exec();
-    const [err, id] = res?.[0] ?? [new Error('empty MULTI reply'), null];
-    if (err) throw err;
-    return id as string;
+    return (this.redis as unknown as TAppendCommand)[APPEND_COMMAND](
+      this.streamKey(auditId),
+      this.maxLen,
+      this.ttl,
+      this.channel,
+      auditId,
+      JSON.stringify(event),
+    );
   }
 
   /**
@@ -148,10 +216,13 @@ function firstAfter(entries: readonly TProgressEntry[], position: string): numbe
 /**
  * The read side for one process (docs/product.md#progress-events): ONE subscriber connection,
  * fanned out in memory to any number of listeners. A listener first receives every recorded
- * entry after its `afterId`, then live ones, each exactly once and in stream order: on every
- * wake-up the audit's stream is read from the oldest position any of its listeners still
- * needs, so events appended by several workers are never skipped even when their wake-ups
- * arrive out of order.
+ * entry after its `afterId`, then live ones, each exactly once and in stream order. An
+ * announced entry goes straight to the listeners that hold the entry before it (no read: one
+ * Redis round trip less between a worker and the clients); the announcements that arrive
+ * together (one socket read) are delivered as one batch. Whenever a listener may lack an entry
+ * (it is behind the announced one's predecessor, a read is in flight, a bare wake-up came, the
+ * connection was re-established), the audit's stream is read from the oldest position any of
+ * its listeners still needs, so events appended by several workers are never skipped.
  *
  * Listeners at the same position are served as one group: a read costs one id comparison per
  * group (a binary search when the group is not the oldest), not one per entry and listener,
@@ -161,6 +232,8 @@ export class ProgressSubscriber {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly pumps = new Map<string, Promise<void>>();
   private readonly dirty = new Set<string>();
+  /** Announced entries not yet delivered, per audit: consecutive, after `previousId`. */
+  private readonly announced = new Map<string, { previousId: string; entries: TProgressEntry[] }>();
   private started = false;
 
   /**
@@ -176,8 +249,13 @@ export class ProgressSubscriber {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.sub.on('message', (channel: string, auditId: string) => {
-      if (channel === this.bus.channel && this.listeners.has(auditId)) this.pump(auditId);
+    this.sub.on('message', (channel: string, message: string) => {
+      if (channel !== this.bus.channel) return;
+      const space = message.indexOf(' ');
+      if (!this.listeners.has(space < 0 ? message : message.slice(0, space))) return;
+      const { auditId, entry } = parseAnnouncement(message);
+      if (entry === null || this.pumps.has(auditId)) this.pump(auditId);
+      else this.collect(auditId, entry.previousId, entry.entry);
     });
     // After a reconnect pub/sub messages may have been missed: catch every audit up.
     this.sub.on('ready', () => {
@@ -257,8 +335,56 @@ export class ProgressSubscriber {
     };
   }
 
-  /** Serialises reads per audit; a wake-up during a read schedules one more read. */
+  /**
+   * Keeps an announced entry for delivery at the end of the current turn, with those announced
+   * in the same socket read; an entry that does not follow the kept ones sends those first.
+   */
+  private collect(auditId: string, previousId: string, entry: TProgressEntry): void {
+    const kept = this.announced.get(auditId);
+    if (kept && compareEntryIds(previousId, kept.entries[kept.entries.length - 1]!.id) === 0) {
+      kept.entries.push(entry);
+      return;
+    }
+    if (kept) this.deliverAnnounced(auditId);
+    this.announced.set(auditId, { previousId, entries: [entry] });
+    queueMicrotask(() => this.deliverAnnounced(auditId));
+  }
+
+  /**
+   * Delivers the audit's kept announced entries to every listener that holds the entry before
+   * them (or one of them), and reads the stream for any listener further behind.
+   */
+  private deliverAnnounced(auditId: string): void {
+    const kept = this.announced.get(auditId);
+    if (!kept) return;
+    this.announced.delete(auditId);
+    const set = this.listeners.get(auditId);
+    if (!set) return;
+    const { previousId, entries } = kept;
+    const lastId = entries[entries.length - 1]!.id;
+    let behind = false;
+    for (const l of set) {
+      if (!l.active) continue;
+      const c = compareEntryIds(l.lastId, previousId);
+      if (c < 0) {
+        behind = true;
+        continue;
+      }
+      const start = c === 0 ? 0 : firstAfter(entries, l.lastId);
+      if (start === entries.length) continue;
+      l.lastId = lastId;
+      l.onBatch(start === 0 ? entries : entries.slice(start));
+    }
+    if (behind) this.pump(auditId);
+  }
+
+  /**
+   * Serialises reads per audit; a wake-up during a read schedules one more read. Announced
+   * entries still kept are delivered first, so that the read starts from where the listeners
+   * really are.
+   */
   private pump(auditId: string): void {
+    this.deliverAnnounced(auditId);
     if (this.pumps.has(auditId)) {
       this.dirty.add(auditId);
       return;
@@ -318,6 +444,7 @@ export class ProgressSubscriber {
   async close(): Promise<void> {
     for (const set of this.listeners.values()) for (const l of set) l.active = false;
     this.listeners.clear();
+    this.announced.clear();
     if (this.started && this.sub.status === 'ready') {
       await this.sub.unsubscribe(this.bus.channel).catch(() => undefined);
     }

@@ -157,6 +157,47 @@ describe('progress event bus', () => {
     expect(a).toHaveLength(2);
   });
 
+  it('delivers announced entries without reading the stream, and reads when a listener is behind', async ({
+    redis,
+  }) => {
+    const { bus, subscriber, cmd } = setup(redis.url, redis.prefix);
+    await subscriber.start();
+    await bus.append('audit-6', step(1));
+    const got: TProgressEntry[] = [];
+    const stop = await subscriber.listen('audit-6', undefined, (e) => got.push(e));
+    expect(got.map(label)).toEqual(['event 1']);
+    const reads = vi.spyOn(bus, 'read');
+
+    // Live entries come with their announcement: no read of the stream.
+    for (let i = 2; i <= 4; i++) await bus.append('audit-6', step(i));
+    await vi.waitUntil(() => got.length === 4, WAIT);
+    expect(reads).not.toHaveBeenCalled();
+
+    // An entry the listener never heard of (appended without an announcement): the next
+    // announcement names it as its predecessor, so the listener is behind and reads both.
+    const key = bus.streamKey('audit-6');
+    await cmd.xadd(key, '*', 'e', JSON.stringify(step(5)));
+    await bus.append('audit-6', step(6));
+    await vi.waitUntil(() => got.length === 6, WAIT);
+    expect(reads).toHaveBeenCalledTimes(1);
+
+    // A bare wake-up (the audit id alone, as earlier workers publish) is answered by a read.
+    await cmd.xadd(key, '*', 'e', JSON.stringify(step(7)));
+    await cmd.publish(bus.channel, 'audit-6');
+    await vi.waitUntil(() => got.length === 7, WAIT);
+    expect(reads).toHaveBeenCalledTimes(2);
+
+    // Then announcements are taken as they are again.
+    await bus.append('audit-6', step(8));
+    await vi.waitUntil(() => got.length === 8, WAIT);
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect(got.map(label)).toEqual(Array.from({ length: 8 }, (_, i) => `event ${i + 1}`));
+    const ids = got.map((e) => e.id);
+    expect([...ids].sort(compareEntryIds)).toEqual(ids);
+    reads.mockRestore();
+    stop();
+  });
+
   it('caps and expires the stream', async ({ redis }) => {
     const { bus, cmd } = setup(redis.url, redis.prefix);
     await bus.append('audit-4', step(1));

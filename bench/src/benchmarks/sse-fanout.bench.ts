@@ -160,7 +160,9 @@ async function fanOutRun(
     const redisPid = Number(/process_id:(\d+)/.exec(await system.redis.info('server'))?.[1]);
     const sampler = new ProcessSampler([
       { name: 'api', pid: apiPid },
-      ...system.workerProcesses.map((w) => ({ name: 'worker', pid: w.pid })),
+      ...system.workerProcesses
+        .filter((w) => /^(scraper|analyzer)-/.test(w.name))
+        .map((w) => ({ name: 'worker', pid: w.pid })),
       ...(redisPid > 0 ? [{ name: 'redis', pid: redisPid }] : []),
     ]).start();
     const clientCpuAtStart = process.cpuUsage();

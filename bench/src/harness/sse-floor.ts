@@ -36,7 +36,7 @@ export interface TSseFloor {
   latencies: number[];
   /** Event-loop delay p99 of this process (the load generator) while the messages arrived (ms). */
   clientLoopDelayP99Ms: number;
-  /** CPU of the floor's server (user and system) from its first write to its last (ms). */
+  /** CPU of the floor's server (user and system) from the play's start to its last write (ms). */
   serverCpuMs: number;
   /** CPU of this process (the load generator) from the play's start to the streams' end (ms). */
   clientCpuMs: number;

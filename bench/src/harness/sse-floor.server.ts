@@ -31,12 +31,11 @@ const server = createServer((req, res) => {
   req.once('close', () => streams.delete(res));
 });
 
+/** One SSE message as large as the one it stands for (its `data` line padded to `dataBytes`). */
 function frame(id: number, m: TSseFloorMessage, emittedAt: number): string {
-  if (m.event === 'complete')
-    return `id: ${id}\nevent: complete\ndata: {"emittedAt":${emittedAt}}\n\n`;
-  const head = `{"stepId":"scrape","status":"done","emittedAt":${emittedAt},"padding":"`;
+  const head = `{"emittedAt":${emittedAt},"padding":"`;
   const padding = 'x'.repeat(Math.max(0, m.dataBytes - head.length - 2));
-  return `id: ${id}\nevent: step\ndata: ${head}${padding}"}\n\n`;
+  return `id: ${id}\nevent: ${m.event}\ndata: ${head}${padding}"}\n\n`;
 }
 
 function play(messages: readonly TSseFloorMessage[]): void {

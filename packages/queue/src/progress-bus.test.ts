@@ -56,8 +56,17 @@ describe('parseAnnouncement', () => {
         ended_at: null,
       },
     };
-    expect(parseAnnouncement(`a2 0-0 5-1 ${JSON.stringify(step)}`).entry?.entry.event).toEqual(
+    expect(parseAnnouncement(`a2 0-0 5-1 ${JSON.stringify(step)}`)?.entry?.entry.event).toEqual(
       step,
+    );
+  });
+
+  it('stops at the audit id when the audit is not wanted', () => {
+    const json = JSON.stringify(event);
+    expect(parseAnnouncement(`a1 1-0 2-0 ${json}`, (id) => id === 'a2')).toBeNull();
+    expect(parseAnnouncement('a1', (id) => id === 'a2')).toBeNull();
+    expect(parseAnnouncement(`a2 1-0 2-0 ${json}`, (id) => id === 'a2')?.entry?.entry.id).toBe(
+      '2-0',
     );
   });
 

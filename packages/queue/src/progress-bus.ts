@@ -96,15 +96,20 @@ interface TAppendCommand {
  * What a subscriber receives on the bus channel: `<auditId> <previousId> <id> <event JSON>`,
  * as {@link APPEND_SCRIPT} publishes it. `entry` is null for a bare `<auditId>` (a wake-up
  * without the entry, as earlier versions of the workers publish) and for anything that does
- * not parse: the subscriber then reads the stream.
+ * not parse: the subscriber then reads the stream. With `wanted`, an announcement of an audit
+ * it refuses is not parsed further: null.
  */
-export function parseAnnouncement(message: string): {
+export function parseAnnouncement(
+  message: string,
+  wanted: (auditId: string) => boolean = () => true,
+): {
   auditId: string;
   entry: { previousId: string; entry: TProgressEntry } | null;
-} {
+} | null {
   const a = message.indexOf(' ');
-  if (a < 0) return { auditId: message, entry: null };
-  const auditId = message.slice(0, a);
+  const auditId = a < 0 ? message : message.slice(0, a);
+  if (!wanted(auditId)) return null;
+  if (a < 0) return { auditId, entry: null };
   const b = message.indexOf(' ', a + 1);
   const c = b < 0 ? -1 : message.indexOf(' ', b + 1);
   if (c < 0) return { auditId, entry: null };
@@ -251,9 +256,9 @@ export class ProgressSubscriber {
     this.started = true;
     this.sub.on('message', (channel: string, message: string) => {
       if (channel !== this.bus.channel) return;
-      const space = message.indexOf(' ');
-      if (!this.listeners.has(space < 0 ? message : message.slice(0, space))) return;
-      const { auditId, entry } = parseAnnouncement(message);
+      const parsed = parseAnnouncement(message, (id) => this.listeners.has(id));
+      if (parsed === null) return;
+      const { auditId, entry } = parsed;
       if (entry === null || this.pumps.has(auditId)) this.pump(auditId);
       else this.collect(auditId, entry.previousId, entry.entry);
     });

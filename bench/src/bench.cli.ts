@@ -8,6 +8,9 @@
  *   --quick            tiny sizes (as the CI smoke test); does not write BENCHMARKS.md
  *   --runs <n>         repeated runs of every benchmark (default: per benchmark, 3-5)
  *   --csv-mb <list>    export sizes of the CSV ladder in MB, e.g. 1,5 (default 1,5,20)
+ *   --size <name=value> any other load shape, repeatable: sse.clients=3000, sse.audits=12,
+ *                      csv.realYears=5, reads.pageConnections=64... (see size-overrides.ts);
+ *                      an unknown name lists the known ones
  *   --profile          write V8 CPU profiles of the services and summarise them
  *   --heap-snapshots   soak: write V8 heap snapshots of the api after the warm-up and at the
  *                      end into the work folder (use with --keep)
@@ -33,6 +36,7 @@ import {
   type TStoredResults,
 } from './report/markdown.writer';
 import { BENCH_NAMES, type TBenchName } from './bench.types';
+import { applySizeOverrides, SizeOverrideError } from './size-overrides';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -40,6 +44,7 @@ const { values, positionals } = parseArgs({
     quick: { type: 'boolean', default: false },
     runs: { type: 'string' },
     'csv-mb': { type: 'string' },
+    size: { type: 'string', multiple: true },
     profile: { type: 'boolean', default: false },
     'heap-snapshots': { type: 'boolean', default: false },
     'web-dist': { type: 'string' },
@@ -91,6 +96,15 @@ if (values['csv-mb'] !== undefined) {
     csv: { ...sizes.csv, bytes: mb.map((m) => Math.round(m * 1e6)), rows: undefined },
   };
 }
+if (values.size?.length) {
+  try {
+    sizes = applySizeOverrides(sizes, values.size);
+  } catch (error) {
+    if (!(error instanceof SizeOverrideError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
+}
 const write = !values.quick && !values['no-write'];
 const out = resolve(REPO_ROOT, values.out ?? 'docs/BENCHMARKS.md');
 
@@ -137,7 +151,7 @@ process.once('SIGTERM', () => onSignal('SIGTERM'));
 const log = (m: string) =>
   console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${m}`);
 log(
-  `benchmarks: ${names.join(', ')}; ${values.quick ? 'quick sizes' : 'full sizes'}; work folder ${workDir}`,
+  `benchmarks: ${names.join(', ')}; ${values.quick ? 'quick sizes' : 'full sizes'}${values.size?.length ? ` with ${values.size.join(', ')}` : ''}; work folder ${workDir}`,
 );
 log(
   `machine: ${machine.cores} cores, ${machine.memoryGb} GiB, Node ${machine.node}, load ${machine.load1}`,

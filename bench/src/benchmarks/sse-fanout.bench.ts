@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ZStepEventData } from '@aso/contracts';
-import { QUEUES } from '@aso/queue';
+import { DEFAULT_WORKER_NICENESS, QUEUES } from '@aso/queue';
 import { checkProgress, FOUR_APP_AUDIT, openProgress } from '../harness/audit.runner';
 import type { TBenchUser } from '../harness/bench.users';
 import type { BenchSystem } from '../harness/bench.system';
@@ -311,13 +311,14 @@ export const sseFanOutBenchmark: TBenchmark = {
       runsSeen.push(r);
       ctx.log(
         `sse: run ${run + 1}/${size.runs}: ${r.latencies.length} live messages, p95 ${formatValue(percentile(r.latencies, 95), 'ms')}, ` +
-          `p99 ${formatValue(percentile(r.latencies, 99), 'ms')}, gateway loop p99 ${formatValue(r.loopDelayP99Ms, 'ms')}`,
+          `p99 ${formatValue(percentile(r.latencies, 99), 'ms')}, gateway loop p99 ${formatValue(r.loopDelayP99Ms, 'ms')}, load generator loop p99 ${formatValue(r.clientLoopDelayP99Ms, 'ms')}`,
       );
       const f = await measureSseFloor(r.schedule);
       floors.push(f);
       ctx.log(
         `sse: transport floor ${run + 1}/${size.runs} (bare node:http server, the run's ${r.schedule.messages.length} messages to its ${size.clients} streams): ` +
-          `p50 ${formatValue(percentile(f.latencies, 50), 'ms')}, p95 ${formatValue(percentile(f.latencies, 95), 'ms')}`,
+          `p50 ${formatValue(percentile(f.latencies, 50), 'ms')}, p95 ${formatValue(percentile(f.latencies, 95), 'ms')}, ` +
+          `load generator loop p99 ${formatValue(f.clientLoopDelayP99Ms, 'ms')}`,
       );
     }
 
@@ -508,7 +509,7 @@ export const sseFanOutBenchmark: TBenchmark = {
       runs: size.runs,
       setup: [
         `${n} SSE clients (plain node:http, one keep-alive agent, bearer header) spread round robin over ${size.audits} audits of the 4 recorded apps, each audit owned by its own user; all clients in this one load-generator process.`,
-        `The audits are queued while the scrape queue is paused (BullMQ pause); once every client is connected it is resumed (1 scraper, 1 analyzer, store delay ${size.delayMs} ms, cache off), so the events are live. Latency counts live step messages only (emittedAt at or after the client connected).`,
+        `The audits are queued while the scrape queue is paused (BullMQ pause); once every client is connected it is resumed (1 scraper, 1 analyzer at their default WORKER_NICENESS ${DEFAULT_WORKER_NICENESS} as \`pnpm start\` runs them, store delay ${size.delayMs} ms, cache off), so the events are live. Latency counts live step messages only (emittedAt at or after the client connected).`,
         "Every client's messages are checked against a replay of its audit read afterwards: same ids, same payloads, same order; any difference fails the benchmark.",
         'Gateway event-loop delay: monitorEventLoopDelay inside the api process (preloaded probe, 10 ms resolution), window = from all clients connected to the last complete.',
         "Redis connections of the gateway: the api process's TCP sockets to Redis (/proc), named through CLIENT LIST.",

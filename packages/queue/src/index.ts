@@ -14,6 +14,7 @@ export * from './progress-bus';
 export { UnrecoverableError, DelayedError, RateLimitError } from 'bullmq';
 export type { Job, Queue, QueueEvents, Worker } from 'bullmq';
 export * from './worker-runtime';
+export * from './cpu-priority';
 export * from './worker-bootstrap';
 export * from './worker-env';
 export * from './metrics';

@@ -2,6 +2,7 @@ import type { Worker } from 'bullmq';
 import { pino, type Logger } from 'pino';
 import { QUEUE_WORKERS, type TQueueName } from './catalog';
 import { Producers } from './producer';
+import { lowerCpuPriority } from './cpu-priority';
 import { createRedis, redisTarget, type TRedisClient } from './redis';
 import { createTypedWorker, type TQueueHandlers, type TTypedWorkerOptions } from './worker';
 import type { TWorkerBaseEnv } from './worker-env';
@@ -148,18 +149,27 @@ export function queueConcurrency(queue: TQueueName, env: object): number {
 
 /**
  * The `main.ts` of a worker service: reads the environment with `loadEnv` (a bad variable
- * prints its message and exits with code 1) and starts the service with `start`.
+ * prints its message and exits with code 1), lowers the process's CPU priority to
+ * `WORKER_NICENESS` ({@link lowerCpuPriority}; a thread that refuses is logged, the service
+ * starts anyway) and starts the service with `start`. Only the process's entry point does so:
+ * a service started inside another process (tests) leaves that process's priority alone.
  */
-export async function runWorkerMain<E>(
-  loadEnv: () => E,
-  start: (env: E) => Promise<unknown>,
-): Promise<void> {
+export async function runWorkerMain<
+  E extends Pick<TWorkerBaseEnv, 'WORKER_NICENESS' | 'LOG_LEVEL'>,
+>(loadEnv: () => E, start: (env: E) => Promise<unknown>): Promise<void> {
   let env: E;
   try {
     env = loadEnv();
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
+  }
+  const priority = lowerCpuPriority(env.WORKER_NICENESS);
+  if (priority.refused.length > 0) {
+    pino({ level: env.LOG_LEVEL }).warn(
+      { niceness: priority.niceness, wanted: env.WORKER_NICENESS, refused: priority.refused },
+      'could not lower the CPU priority of every thread',
+    );
   }
   await start(env);
 }

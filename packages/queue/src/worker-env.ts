@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOG_LEVELS, redisEnvFields } from '@aso/contracts';
+import { DEFAULT_WORKER_NICENESS } from './cpu-priority';
 
 /**
  * Environment fields every worker service reads (docs/product.md#configuration); each service
@@ -14,6 +15,11 @@ export const ZWorkerBaseEnv = z.object({
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/aso'),
   ...redisEnvFields,
   ...lockEnv({ lockDurationMs: 30_000, stalledIntervalMs: 30_000 }),
+  /**
+   * Unix nice value of the worker process (0 as started, 19 the lowest CPU priority): on a
+   * machine it shares with the api, the api gets the CPU first (docs/OPERATIONS.md#cpu-priority).
+   */
+  WORKER_NICENESS: z.coerce.number().int().min(0).max(19).default(DEFAULT_WORKER_NICENESS),
 });
 
 /**

@@ -5,6 +5,7 @@ import { ZStepEventData } from '@aso/contracts';
 import { DEFAULT_WORKER_NICENESS, QUEUES } from '@aso/queue';
 import { checkProgress, FOUR_APP_AUDIT, openProgress } from '../harness/audit.runner';
 import type { TBenchUser } from '../harness/bench.users';
+import { collectGarbage } from '../harness/gc';
 import type { BenchSystem } from '../harness/bench.system';
 import { openStreams, type TReceivedMessage, type TSseConnection } from '../harness/sse.client';
 import {
@@ -159,6 +160,8 @@ async function fanOutRun(
     // prom-client resets its event-loop histogram on every scrape: this one opens the window.
     const before = await scrapeMetrics(system.api.baseUrl);
     const promOpenStreams = before === null ? null : metricValue(before, 'aso_sse_open_streams');
+    // The load generator starts the window with no garbage of earlier phases (as the floor does).
+    collectGarbage();
     await system.resetLoopDelay();
     if (ctx.cpuProfile) await system.startApiProfile();
     const clientLoop = monitorEventLoopDelay({ resolution: 10 });

@@ -4,6 +4,7 @@ import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { BenchFailure } from '../bench.types';
+import { collectGarbage } from './gc';
 import { REPO_ROOT } from './service.process';
 import { openSse, openStreams, type TSseConnection } from './sse.client';
 
@@ -97,6 +98,8 @@ export async function measureSseFloor(schedule: TSseFloorSchedule): Promise<TSse
       openSse(`${url}?group=${streamGroup[i]}`, { agent }),
     );
 
+    // The load generator starts with none of the relay run's garbage (as that run did).
+    collectGarbage();
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     const lastAt = Math.max(0, ...schedule.messages.map((m) => m.atMs));

@@ -16,8 +16,8 @@
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { getHeapSpaceStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
+import { collectGarbage } from '../harness/gc';
 
 const port = Number(process.env.BENCH_PROBE_PORT);
 if (Number.isInteger(port) && port > 0) {
@@ -30,9 +30,6 @@ if (Number.isInteger(port) && port > 0) {
       session!.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result)));
     });
 
-  // Node's documented way to reach `gc()` without starting the process with --expose-gc.
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
   const memory = () => ({
     ...process.memoryUsage(),
     spaces: Object.fromEntries(
@@ -64,7 +61,7 @@ if (Number.isInteger(port) && port > 0) {
     }
     if (req.url === '/memory' || req.url === '/gc') {
       // The second collection also frees what the first one's finalizers released.
-      if (req.url === '/gc') for (let i = 0; i < 2; i++) gc();
+      if (req.url === '/gc') for (let i = 0; i < 2; i++) collectGarbage();
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(memory()));
       return;
     }

@@ -289,7 +289,7 @@ export const sseFanOutBenchmark: TBenchmark = {
     const limit = openFilesLimit();
     if (limit !== null && limit < size.clients + 1_000) {
       throw new Error(
-        `open files limit ${limit} is too low for ${size.clients} SSE clients; raise it (ulimit -n ${size.clients + 4_000})`,
+        `open files limit ${limit} is too low for ${size.clients} SSE clients: raise it to ${size.clients + 4_000} (ulimit -n; pnpm bench raises the soft limit to the hard one itself, so past the hard limit as root)`,
       );
     }
     const system = await ctx.system('sse', size.delayMs);

@@ -25,9 +25,11 @@ export interface TCpuPriorityOutcome {
  * Lowers this process's CPU priority to `niceness` (0-19; 0 leaves it as started). On Linux
  * the nice value belongs to each thread and a new thread takes its creator's, so every thread
  * running already (V8's and libuv's, started before this) is set, and later ones (parse
- * threads, Chromium launched by the render worker) inherit it from the main thread; elsewhere
+ * threads, Chromium launched by the render worker) start at it from the main thread; elsewhere
  * the process's priority is set. A thread already at a higher nice value (a process started
  * under `nice`) keeps it: raising a priority again needs a privilege, lowering it never does.
+ * For the same reason a child that sets its own threads' priorities (Chromium raises its
+ * display threads) can do so only when it runs as root; the images run it as `node`.
  *
  * @param tasksDir where the threads of this process are listed (`/proc/self/task`; tests).
  * @throws RangeError when `niceness` is not a whole number from 0 to 19.

@@ -9,6 +9,7 @@ import { generateExport, type TGeneratedExport } from '../data/asc-export.genera
 import { nowMs } from '../harness/sse.client';
 import { UPLOAD_WAIT_MS } from '../harness/bench.system';
 import { BackendCpu } from '../probes/backend-cpu';
+import { cpuMsSince } from '../probes/own-cpu';
 import { ProcessSampler } from '../probes/process.sampler';
 import { FiguresBuilder } from '../report/figures.builder';
 import { formatValue } from '../report/format.helpers';
@@ -61,8 +62,7 @@ function papaparseFloorMs(texts: readonly string[]): number {
   for (let i = 0; i < PARSE_FLOOR_ROUNDS; i++) pass();
   const before = process.cpuUsage();
   for (let i = 0; i < PARSE_FLOOR_ROUNDS; i++) pass();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / PARSE_FLOOR_ROUNDS;
+  return cpuMsSince(before) / PARSE_FLOOR_ROUNDS;
 }
 
 /**
@@ -84,8 +84,7 @@ async function mergeCodeMs(pair: readonly [Uint8Array, Uint8Array], rows: number
   for (let i = 0; i < PARSE_FLOOR_ROUNDS; i++) await pass();
   const before = process.cpuUsage();
   for (let i = 0; i < PARSE_FLOOR_ROUNDS; i++) await pass();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / PARSE_FLOOR_ROUNDS;
+  return cpuMsSince(before) / PARSE_FLOOR_ROUNDS;
 }
 
 /** Real-size merges done before the measured ones (see where they are sent). */
@@ -240,7 +239,7 @@ export const csvMergeBenchmark: TBenchmark = {
     // The worker's CPU over the lone merges (its parse threads included: one process), per
     // merge, against papaparse alone on the same bytes in this process, same run.
     const [workerCpu, apiCpu] = aloneCpu.stop();
-    const clientCpu = process.cpuUsage(clientAtStart);
+    const clientMs = cpuMsSince(clientAtStart);
     const pgCpuS = await aloneBackends.stop();
     // What else a lone merge costs the machine: the api (the upload, the answer), PostgreSQL
     // (storing the uploads and the rows) and the load generator (building the upload, reading
@@ -249,7 +248,7 @@ export const csvMergeBenchmark: TBenchmark = {
     const aroundMs = {
       api: perMerge(apiCpu!.cpuSeconds),
       pg: pgCpuS === null ? 0 : perMerge(pgCpuS),
-      client: (clientCpu.user + clientCpu.system) / 1000 / size.realRuns,
+      client: clientMs / size.realRuns,
     };
     figures.add('real.cpu.api', `${realLabel}: api CPU per merge, alone`, 'ms', aroundMs.api);
     if (pgCpuS !== null)

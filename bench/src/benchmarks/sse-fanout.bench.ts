@@ -15,6 +15,7 @@ import {
   type TSseFloorSchedule,
 } from '../harness/sse-floor';
 import { ProcessSampler } from '../probes/process.sampler';
+import { cpuMsSince } from '../probes/own-cpu';
 import { processRedisConnections } from '../probes/redis.probe';
 import { metricValue, scrapeMetrics } from '../probes/prometheus.probe';
 import { FiguresBuilder } from '../report/figures.builder';
@@ -201,7 +202,7 @@ async function fanOutRun(
     const promLag = after === null ? null : metricValue(after, 'nodejs_eventloop_lag_p99_seconds');
     if (ctx.cpuProfile) await system.stopApiProfile(`fan-out-${clients}-clients-${Date.now()}`);
     const usages = sampler.stop();
-    const clientCpu = process.cpuUsage(clientCpuAtStart);
+    const clientCpuMs = cpuMsSince(clientCpuAtStart);
     const cpuMsOf = (name: string) =>
       usages.filter((u) => u.name === name).reduce((sum, u) => sum + u.cpuSeconds * 1000, 0);
     const usage = usages[0];
@@ -262,7 +263,7 @@ async function fanOutRun(
       apiCpuMs: usage!.cpuSeconds * 1000,
       workersCpuMs: cpuMsOf('worker'),
       redisCpuMs: redisPid > 0 ? cpuMsOf('redis') : null,
-      clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
+      clientCpuMs,
       redisConnections,
       maxRedisConnectionsStreaming: maxStreaming,
     };

@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cpuMsSince } from '../probes/own-cpu';
 import type { TSseFloorMessage } from './sse-floor';
 
 /**
@@ -66,8 +67,7 @@ function play(messages: readonly TSseFloorMessage[]): void {
     }
     if (next < order.length) setTimeout(tick, Math.max(0, t0 + order[next]!.atMs - Date.now()));
     else {
-      const cpu = process.cpuUsage(cpuAtStart);
-      process.send!({ delivered, cpuMs: (cpu.user + cpu.system) / 1000 });
+      process.send!({ delivered, cpuMs: cpuMsSince(cpuAtStart) });
     }
   };
   setTimeout(tick, LEAD_MS);

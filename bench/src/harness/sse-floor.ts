@@ -4,6 +4,7 @@ import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { BenchFailure } from '../bench.types';
+import { cpuMsSince } from '../probes/own-cpu';
 import { collectGarbage } from './gc';
 import { REPO_ROOT } from './service.process';
 import { openSse, openStreams, type TSseConnection } from './sse.client';
@@ -115,7 +116,7 @@ export async function measureSseFloor(schedule: TSseFloorSchedule): Promise<TSse
     child.send('end');
     await withTimeout('ending the streams', Promise.all(conns.map((c) => c.done)));
     loop.disable();
-    const clientCpu = process.cpuUsage(clientCpuAtStart);
+    const clientCpuMs = cpuMsSince(clientCpuAtStart);
 
     const latencies: number[] = [];
     for (const [i, c] of conns.entries()) {
@@ -135,7 +136,7 @@ export async function measureSseFloor(schedule: TSseFloorSchedule): Promise<TSse
       latencies,
       clientLoopDelayP99Ms: loop.percentile(99) / 1e6,
       serverCpuMs: cpuMs,
-      clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
+      clientCpuMs,
     };
   } finally {
     for (const c of conns) c.close();
